@@ -1,0 +1,28 @@
+# Two commands for a new user: `make build` and `make test`. Both set up what they need first.
+VENV := .venv
+BIN := $(VENV)/bin
+ARGS ?=
+
+.PHONY: setup build check test golden bench clean
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	$(BIN)/rulesheets build $(ARGS)
+
+check: setup
+	$(BIN)/rulesheets check $(ARGS)
+
+test: setup
+	$(BIN)/python -m pytest -q $(ARGS)
+
+# Regenerate the golden HTML snapshots after an intended change to the rendered HTML.
+golden: setup
+	$(BIN)/python -m tests.golden --update
+
+bench: setup
+	$(BIN)/python -m generator.bench $(ARGS)
+
+clean:
+	rm -rf output .cache

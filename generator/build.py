@@ -1,0 +1,256 @@
+"""The build orchestrator: plan, check everything, render in memory, then write output/ atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import GAMES, LOCALES, PROJECT_DIR
+from .errors import CheckFailed, InputError, Problem
+from .examples import derived_values, run_examples
+from .i18n import COMMON_DOMAIN, Translator, check_locales, load_translator
+from .model import LoadedModel, load_models
+from .render.html import render_rulebook
+from .yamlsource import display_path
+
+FORMATS = ("html", "pdf")
+PAPERS = ("a4", "letter")
+SOURCE_DIRS = ("generator", "templates", "locales", "tests", ".git")
+
+
+@dataclass(frozen=True)
+class Options:
+    games: tuple[str, ...] = GAMES
+    locales: tuple[str, ...] = LOCALES
+    formats: tuple[str, ...] = FORMATS
+    papers: tuple[str, ...] = PAPERS
+    out: Path = PROJECT_DIR / "output"
+    jobs: int = 0
+    strict: bool = False
+    games_dir: Path | None = None
+    locales_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class Artifact:
+    game: str
+    locale: str
+    kind: str
+    format: str
+    paper: str | None
+
+    @property
+    def path(self) -> str:
+        stem = self.kind if self.paper is None else f"{self.kind}-{self.paper}"
+        return f"{self.locale}/{self.game}/{stem}.{self.format}"
+
+
+@dataclass
+class Report:
+    artifacts: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _choose(values: tuple[str, ...], known: tuple[str, ...], what: str) -> None:
+    for v in values:
+        if v not in known:
+            raise InputError(Problem("command line", None, f"unknown {what} '{v}' (known: {', '.join(known)})"))
+
+
+def validate_options(opts: Options) -> None:
+    _choose(opts.games, GAMES, "game")
+    check_locales(opts.locales)
+    _choose(opts.formats, FORMATS, "format")
+    _choose(opts.papers, PAPERS, "paper")
+    out = opts.out.resolve()
+    for name in SOURCE_DIRS:
+        src = (PROJECT_DIR / name).resolve()
+        if out == PROJECT_DIR.resolve() or out.is_relative_to(src):
+            raise InputError(Problem("command line", None, f"--out {opts.out} is inside the source tree; choose another folder"))
+
+
+@dataclass
+class Prepared:
+    """Everything checked and in memory, before a single byte is written."""
+
+    models: dict[str, LoadedModel]
+    translators: dict[str, Translator]
+    outcomes: dict
+    values: dict
+
+
+def prepare(opts: Options) -> Prepared:
+    """Read and check every input: models, examples, catalogs. Raises InputError or CheckFailed."""
+    validate_options(opts)
+    models = load_models(opts.games, opts.games_dir)
+    outcomes, failures = {}, []
+    for game, loaded in models.items():
+        outcomes[game] = run_examples(loaded.model)
+        for i, ex in enumerate(loaded.model.examples):
+            o = outcomes[game][ex.id]
+            loc = ("examples", i)
+            if o.error:
+                failures.append(loaded.source.problem(loc, f"example '{ex.id}': the engine refuses its input: {o.error}"))
+            for key, written, computed in o.mismatches:
+                failures.append(loaded.source.problem(
+                    loc + ("expect", key), f"example '{ex.id}': {key} is written as {written!r} but the engine computes {computed!r}"))
+    if failures:
+        raise CheckFailed(failures)
+    domains = tuple(opts.games) + (COMMON_DOMAIN,)
+    kwargs = {"locales_dir": opts.locales_dir} if opts.locales_dir else {}
+    translators, problems = {}, []
+    for code in opts.locales:
+        try:
+            translators[code] = load_translator(code, domains, **kwargs)
+        except InputError as exc:
+            problems += exc.problems
+    if problems:
+        raise InputError(problems)
+    values = {g: {**m.model.facts, **derived_values(g)} for g, m in models.items()}
+    return Prepared(models, translators, outcomes, values)
+
+
+def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str], str]:
+    """Every HTML document, keyed by (game, locale, kind); strict mode refuses English fallbacks."""
+    docs = {}
+    for code, tr in prep.translators.items():
+        for game, loaded in prep.models.items():
+            docs[(game, code, "rulebook")] = render_rulebook(loaded.model, prep.outcomes[game], tr, prep.values[game])
+    if opts.strict:
+        problems = []
+        for code, tr in prep.translators.items():
+            seen = set()
+            for miss in tr.misses:
+                if (miss.domain, miss.msgid) in seen:
+                    continue
+                seen.add((miss.domain, miss.msgid))
+                from .i18n import catalog_path
+                path = catalog_path(code, miss.domain, opts.locales_dir) if opts.locales_dir else catalog_path(code, miss.domain)
+                problems.append(Problem(display_path(path), None, f"{miss.reason} translation: {miss.msgid[:60]!r}"))
+        if problems:
+            raise CheckFailed(problems)
+    return docs
+
+
+def _pdf_job(args):
+    from .render.pdf import html_to_pdf
+
+    html, paper, name = args
+    return html_to_pdf(html, paper, name)
+
+
+def build(opts: Options, progress=None, on_plan=None) -> Report:
+    """Plan, prepare, render and write; output/ is replaced only when everything succeeded."""
+    start = time.perf_counter()
+    prep = prepare(opts)
+    docs = render_html(prep, opts)
+    files: dict[str, bytes] = {}
+    entries: list[dict] = []
+    pdf_jobs = []
+    for (game, code, kind), html in sorted(docs.items()):
+        if "html" in opts.formats:
+            art = Artifact(game, code, kind, "html", None)
+            files[art.path] = html.encode("utf-8")
+            entries.append(_entry(art, files[art.path], None))
+        if "pdf" in opts.formats:
+            for paper in opts.papers:
+                art = Artifact(game, code, kind, "pdf", paper)
+                pdf_jobs.append((art, (html, paper, art.path)))
+    if on_plan:
+        on_plan(len(pdf_jobs))
+    jobs = opts.jobs or os.cpu_count() or 1
+    results = _run_pdf_jobs([j for _, j in pdf_jobs], jobs, progress)
+    for (art, _), (data, pages) in zip(pdf_jobs, results):
+        files[art.path] = data
+        entries.append(_entry(art, data, pages))
+    write_output(opts.out, files, entries)
+    return Report(entries, seconds=time.perf_counter() - start)
+
+
+def _run_pdf_jobs(jobs: list, workers: int, progress) -> list:
+    if workers <= 1 or len(jobs) <= 1:
+        out = []
+        for job in jobs:
+            out.append(_pdf_job(job))
+            if progress:
+                progress(job[2])
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        out = []
+        for job, result in zip(jobs, pool.map(_pdf_job, jobs, chunksize=1)):
+            out.append(result)
+            if progress:
+                progress(job[2])
+        return out
+
+
+def _entry(art: Artifact, data: bytes, pages: int | None) -> dict:
+    entry = {"game": art.game, "locale": art.locale, "kind": art.kind, "format": art.format}
+    if art.format == "pdf":
+        entry["paper"] = art.paper
+    entry["path"] = art.path
+    entry["sha256"] = hashlib.sha256(data).hexdigest()
+    if art.format == "pdf":
+        entry["pages"] = pages
+    return entry
+
+
+def write_output(out: Path, files: dict[str, bytes], entries: list[dict]) -> None:
+    """Write into a fresh sibling folder, then swap it in: a failure leaves the old output intact.
+
+    Artifacts of the previous build that this build did not plan (a build of one locale) are
+    carried over, so output/ always holds the union and its manifest describes every file.
+    """
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    planned = {e["path"] for e in entries}
+    kept = []
+    old_manifest = out / "manifest.json"
+    if old_manifest.is_file():
+        try:
+            old = json.loads(old_manifest.read_text(encoding="utf-8"))
+        except (ValueError, OSError):
+            old = []
+        for e in old if isinstance(old, list) else []:
+            if isinstance(e, dict) and e.get("path") not in planned and (out / str(e.get("path"))).is_file():
+                kept.append(e)
+    try:
+        for rel, data in files.items():
+            target = tmp / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        for e in kept:
+            target = tmp / e["path"]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(out / e["path"], target)
+        manifest = sorted(entries + kept, key=lambda e: e["path"])
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        old_dir = out.parent / f".{out.name}.old-{os.getpid()}"
+        if out.exists():
+            out.rename(old_dir)
+        tmp.rename(out)
+        shutil.rmtree(old_dir, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def check(opts: Options) -> Prepared:
+    """Everything a build checks, without writing: models, examples, catalogs, fonts."""
+    prep = prepare(opts)
+    render_html(prep, opts)
+    from .fonts import font_problems
+
+    problems = font_problems(prep.translators.values())
+    if problems:
+        raise CheckFailed(problems)
+    return prep

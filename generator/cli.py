@@ -1,0 +1,111 @@
+"""Command line: `rulesheets build | check | i18n`. The only place that turns errors into exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import GAMES, LOCALES, PROJECT_DIR
+from .errors import RulesheetsError
+
+
+def _list(value: str) -> tuple[str, ...]:
+    return tuple(v for v in value.replace(" ", ",").split(",") if v)
+
+
+def _many(values: list[str] | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    if not values:
+        return default
+    out: list[str] = []
+    for v in values:
+        out += _list(v)
+    return tuple(dict.fromkeys(out))
+
+
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{value}'") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {n}")
+    return n
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, as for any other bad input
+        self.exit(2, f"rulesheets: {message}\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rulesheets", description="Compile rule models into localised rulebooks and score sheets.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    def selection(sp):
+        sp.add_argument("--games", nargs="+", metavar="GAME", help=f"games to build (default: all of {', '.join(GAMES)})")
+        sp.add_argument("--locales", nargs="+", metavar="LANG", help=f"locales (default: all of {', '.join(LOCALES)})")
+        sp.add_argument("--strict", action="store_true", help="missing or fuzzy translations are errors, not English fallbacks")
+
+    b = sub.add_parser("build", help="build every artifact into output/ (replaced atomically)")
+    selection(b)
+    b.add_argument("--formats", nargs="+", metavar="FMT", help="pdf,html (default: both)")
+    b.add_argument("--papers", nargs="+", metavar="PAPER", help="a4,letter (default: both)")
+    b.add_argument("--out", type=Path, default=PROJECT_DIR / "output", help="output folder (default: output/)")
+    b.add_argument("--jobs", type=_positive, default=0, help="PDF worker processes (default: CPU count)")
+
+    c = sub.add_parser("check", help="validate models, run every worked example, check catalogs and fonts; render nothing")
+    selection(c)
+
+    i = sub.add_parser("i18n", help="message catalogs: extract, update, compile, status")
+    i.add_argument("action", choices=("extract", "update", "compile", "status"))
+    i.add_argument("--locales", nargs="+", metavar="LANG")
+    i.add_argument("--strict", action="store_true", help="status: exit 1 unless everything is translated")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return _run(args)
+    except RulesheetsError as exc:
+        for line in str(exc).splitlines():
+            print(f"rulesheets: {line}" if ":" not in line.split(" ")[0] else line, file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("rulesheets: interrupted; output/ left as it was", file=sys.stderr)
+        return 130
+
+
+def _run(args) -> int:
+    if args.command == "i18n":
+        from . import catalogs
+
+        return catalogs.run(args.action, _many(args.locales, LOCALES), strict=args.strict)
+
+    from .build import Options, build, check
+
+    games = _many(args.games, GAMES)
+    locales = _many(args.locales, LOCALES)
+    if args.command == "check":
+        prep = check(Options(games=games, locales=locales, strict=args.strict))
+        n = sum(len(m.model.examples) for m in prep.models.values())
+        print(f"checked {len(prep.models)} models, {n} worked examples, {len(prep.translators)} locales: all good")
+        return 0
+    opts = Options(games=games, locales=locales, formats=_many(args.formats, ("html", "pdf")),
+                   papers=_many(args.papers, ("a4", "letter")), out=args.out, jobs=args.jobs, strict=args.strict)
+    from .progress import Progress
+
+    with Progress() as progress:
+        report = build(opts, progress=progress.advance, on_plan=progress.start)
+    kinds: dict[str, int] = {}
+    for e in report.artifacts:
+        kinds[e["format"]] = kinds.get(e["format"], 0) + 1
+    made = ", ".join(f"{n} {fmt.upper()}" for fmt, n in sorted(kinds.items()))
+    print(f"built {len(report.artifacts)} artifacts ({made}) into {opts.out} in {report.seconds:.1f} s; manifest.json lists them")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

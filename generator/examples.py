@@ -1,0 +1,291 @@
+"""Worked examples: each kind declares its inputs and checks, and runs them through the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Callable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .engine import bunco, cards as cardlib, odds, stop_the_bus, tonk
+from .model import FACT_REF, Example, GameModel
+
+
+class _Schema(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+Die = Literal[1, 2, 3, 4, 5, 6]
+Round = Field(ge=1, le=6)
+
+
+# --- schemas of each kind's input and expectation -------------------------------------------
+
+class ThrowIn(_Schema):
+    dice: tuple[int, int, int]
+    round: int = Round
+    wipeout: bool = False
+
+
+class ThrowOut(_Schema):
+    points: int | None = None
+    bunco: bool | None = None
+    baby_bunco: bool | None = None
+    wipeout: bool | None = None
+    rolls_again: bool | None = None
+
+
+class TurnIn(_Schema):
+    round: int = Round
+    throws: tuple[tuple[int, int, int], ...] = Field(min_length=1)
+
+
+class TurnOut(_Schema):
+    points: int
+
+
+Team = tuple[str, str]
+
+
+class SeatingIn(_Schema):
+    seating: tuple[tuple[Team, Team], ...] = Field(min_length=1)
+    winners: tuple[int, ...]
+
+
+class SeatingOut(_Schema):
+    seating: tuple[tuple[Team, Team], ...]
+
+
+class HandsIn(_Schema):
+    hands: dict[str, str]
+
+
+class ShowdownOut(_Schema):
+    losers: tuple[str, ...]
+    categories: dict[str, str] | None = None
+
+
+class CardsIn(_Schema):
+    cards: str
+
+
+class TonkTotalsOut(_Schema):
+    totals: dict[str, int] | None = None
+    payouts: dict[str, int]
+
+
+class KnockIn(_Schema):
+    hands: dict[str, str]
+    knocker: str
+    stake: int = 1
+
+
+class StakeHandsIn(_Schema):
+    hands: dict[str, str]
+    stake: int = 1
+
+
+class WentOutIn(_Schema):
+    players: tuple[str, ...]
+    winner: str
+    discarded: bool
+    stake: int = 1
+
+
+class PayoutOut(_Schema):
+    payouts: dict[str, int]
+
+
+class SpreadOut(_Schema):
+    total: int | None = None
+    book: bool | None = None
+    run: bool | None = None
+    deadwood: int | None = None
+
+
+# --- the engine calls --------------------------------------------------------------------------
+
+def _throw(facts, i: ThrowIn) -> dict:
+    t = bunco.score_throw(i.dice, i.round, wipeout=i.wipeout)
+    return {"points": t.points, "bunco": t.bunco, "baby_bunco": t.baby_bunco,
+            "wipeout": t.wipeout, "rolls_again": t.rolls_again}
+
+
+def _turn(facts, i: TurnIn) -> dict:
+    total, steps = 0, []
+    for n, dice in enumerate(i.throws, start=1):
+        t = bunco.score_throw(dice, i.round)
+        steps.append({"dice": dice, "points": t.points, "bunco": t.bunco, "baby_bunco": t.baby_bunco})
+        total += t.points
+        if not t.rolls_again and n < len(i.throws):
+            raise ExampleInputError(f"throw {n} scores nothing, so the turn ends there; remove the throws after it")
+    return {"points": total, "steps": steps, "passes": not steps[-1]["points"]}
+
+
+def _seating(facts, i: SeatingIn) -> dict:
+    after = bunco.next_seating([list(map(tuple, t)) for t in i.seating], list(i.winners))
+    return {"seating": _plain(after)}
+
+
+def _showdown(facts, i: HandsIn) -> dict:
+    ranks = {p: stop_the_bus.hand_rank(h) for p, h in i.hands.items()}
+    return {"losers": tuple(sorted(stop_the_bus.losers(i.hands))),
+            "categories": {p: r.category for p, r in ranks.items()}}
+
+
+def _totals(hands: dict[str, str]) -> dict[str, int]:
+    return {p: tonk.hand_total(h) for p, h in hands.items()}
+
+
+def _all_cards(hands: dict[str, str]) -> None:
+    # Cards in a worked example come from one deck: a card in two hands is a typo.
+    cardlib.as_cards(" ".join(hands.values()))
+
+
+def _dealt(facts, i: StakeHandsIn) -> dict:
+    _all_cards(i.hands)
+    totals = _totals(i.hands)
+    return {"totals": totals, "payouts": tonk.payouts_dealt_tonk(totals, stake=i.stake)}
+
+
+def _knock(facts, i: KnockIn) -> dict:
+    _all_cards(i.hands)
+    totals = _totals(i.hands)
+    return {"totals": totals, "payouts": tonk.payouts_knock(totals, i.knocker, stake=i.stake)}
+
+
+def _stock_out(facts, i: StakeHandsIn) -> dict:
+    _all_cards(i.hands)
+    totals = _totals(i.hands)
+    return {"totals": totals, "payouts": tonk.payouts_stock_out(totals, stake=i.stake)}
+
+
+def _went_out(facts, i: WentOutIn) -> dict:
+    return {"payouts": tonk.payouts_went_out(list(i.players), i.winner, discarded=i.discarded, stake=i.stake)}
+
+
+def _spread(facts, i: CardsIn) -> dict:
+    cs = cardlib.parse_cards(i.cards)
+    return {"total": tonk.hand_total(cs), "book": tonk.is_book(cs), "run": tonk.is_run(cs),
+            "deadwood": tonk.deadwood(cs)}
+
+
+@dataclass(frozen=True)
+class Kind:
+    game: str
+    input: type[_Schema]
+    expect: type[_Schema]
+    run: Callable[[dict, Any], dict]
+
+
+KINDS: dict[str, Kind] = {
+    "bunco.throw": Kind("bunco", ThrowIn, ThrowOut, _throw),
+    "bunco.turn": Kind("bunco", TurnIn, TurnOut, _turn),
+    "bunco.seating": Kind("bunco", SeatingIn, SeatingOut, _seating),
+    "stop-the-bus.showdown": Kind("stop-the-bus", HandsIn, ShowdownOut, _showdown),
+    "tonk.dealt": Kind("tonk", StakeHandsIn, TonkTotalsOut, _dealt),
+    "tonk.knock": Kind("tonk", KnockIn, TonkTotalsOut, _knock),
+    "tonk.stock-out": Kind("tonk", StakeHandsIn, TonkTotalsOut, _stock_out),
+    "tonk.went-out": Kind("tonk", WentOutIn, PayoutOut, _went_out),
+    "tonk.spread": Kind("tonk", CardsIn, SpreadOut, _spread),
+}
+
+
+class ExampleInputError(ValueError):
+    """The engine refused an example's input (a die showing 7, a card twice)."""
+
+
+def _plain(value: Any) -> Any:
+    """Tuples and lists alike, so YAML lists compare equal to engine tuples."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def resolve_fact_refs(data: Any, facts: dict[str, int], path: tuple = ()) -> tuple[Any, list]:
+    """Replace every `$fact` string by the fact's value; return the data and any unknown names."""
+    missing: list[tuple[tuple, str]] = []
+    if isinstance(data, str):
+        m = FACT_REF.match(data)
+        if m:
+            if m.group(1) in facts:
+                return facts[m.group(1)], missing
+            missing.append((path, m.group(1)))
+        return data, missing
+    if isinstance(data, dict):
+        out = {}
+        for k, v in data.items():
+            out[k], more = resolve_fact_refs(v, facts, path + (k,))
+            missing += more
+        return out, missing
+    if isinstance(data, list):
+        out_list = []
+        for n, v in enumerate(data):
+            item, more = resolve_fact_refs(v, facts, path + (n,))
+            out_list.append(item)
+            missing += more
+        return out_list, missing
+    return data, missing
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """An example after the engine ran it: what it computed and where it disagrees with the text."""
+
+    example: Example
+    input: Any
+    result: dict
+    #: (key, written value, engine value) for each disagreement.
+    mismatches: tuple[tuple[str, Any, Any], ...] = ()
+    error: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and self.error is None
+
+
+def _same(key: str, written: Any, computed: Any) -> bool:
+    if key == "losers":
+        return sorted(written) == sorted(computed)
+    return _plain(written) == _plain(computed)
+
+
+def run_example(model: GameModel, example: Example) -> Outcome:
+    """Run one (already schema-checked) example through the engine and compare."""
+    kind = KINDS[example.kind]
+    raw_in, _ = resolve_fact_refs(example.input, model.facts)
+    raw_out, _ = resolve_fact_refs(example.expect, model.facts)
+    inp = kind.input.model_validate(raw_in)
+    expect = kind.expect.model_validate(raw_out).model_dump(exclude_none=True)
+    try:
+        result = kind.run(model.facts, inp)
+    except ValueError as exc:
+        return Outcome(example, inp, {}, error=str(exc))
+    mismatches = tuple((k, v, result.get(k)) for k, v in expect.items() if not _same(k, v, result.get(k)))
+    return Outcome(example, inp, result, mismatches)
+
+
+def run_examples(model: GameModel) -> dict[str, Outcome]:
+    return {e.id: run_example(model, e) for e in model.examples}
+
+
+@lru_cache(maxsize=None)
+def derived_values(game: str) -> dict[str, int | Fraction]:
+    """Numbers the prose may quote that the engine computes (odds, counts), by placeholder name."""
+    if game == "bunco":
+        return {f"odds_{k}": v for k, v in odds.bunco_odds().items()}
+    if game == "stop-the-bus":
+        counts = odds.stop_the_bus_counts()
+        values: dict[str, int | Fraction] = {"total_hands": sum(counts.values())}
+        for cat, n in counts.items():
+            values[f"count_{cat}"] = n
+            values[f"odds_{cat}"] = Fraction(n, sum(counts.values()))
+        return values
+    if game == "tonk":
+        return {f"odds_{k}": v for k, v in odds.tonk_dealt_odds().items()}
+    return {}

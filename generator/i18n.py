@@ -1,0 +1,244 @@
+"""Locales: per-locale settings, gettext catalogs read with Babel, number/currency formatting, native digits."""
+
+from __future__ import annotations
+
+import io
+import re
+import tomllib
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
+from functools import cached_property
+from pathlib import Path
+
+from babel import Locale
+from babel.lists import format_list
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_currency, format_decimal, format_percent
+from babel.support import Translations
+from markupsafe import Markup, escape
+
+from . import LOCALES, PROJECT_DIR
+from .errors import InputError, Problem
+from .model import PLACEHOLDER, placeholders
+from .yamlsource import display_path
+
+LOCALES_DIR = PROJECT_DIR / "locales"
+SOURCE_LOCALE = "en"
+#: The template strings (sheets, site chrome, example captions) live in this domain.
+COMMON_DOMAIN = "common"
+DIGITS = {"latn": "0123456789", "deva": "०१२३४५६७८९", "beng": "০১২৩৪৫৬৭৮৯"}
+_TO_NATIVE = {name: str.maketrans("0123456789", digits) for name, digits in DIGITS.items()}
+
+
+@dataclass(frozen=True)
+class LocaleConfig:
+    """What locales/<lang>/locale.toml says: digits, fonts, currency, default paper."""
+
+    code: str
+    digits: str
+    fonts: tuple[str, ...]
+    currency: str
+    paper: str
+
+    @cached_property
+    def babel(self) -> Locale:
+        return Locale.parse(self.code)
+
+    @property
+    def native_name(self) -> str:
+        return self.babel.get_display_name(self.code)
+
+
+_KEYS = {"digits": str, "fonts": list, "currency": str, "paper": str}
+
+
+def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConfig:
+    path = locales_dir / code / "locale.toml"
+    where = display_path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(Problem(where, None, f"locale '{code}' has no locale.toml")) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(Problem(where, getattr(exc, "lineno", None), f"TOML syntax error: {exc}")) from None
+    problems = []
+    for key in data:
+        if key not in _KEYS:
+            problems.append(Problem(where, None, f"unknown key '{key}'"))
+    for key, typ in _KEYS.items():
+        if not isinstance(data.get(key), typ):
+            problems.append(Problem(where, None, f"'{key}' must be a {typ.__name__}"))
+    if not problems:
+        if data["digits"] not in DIGITS:
+            problems.append(Problem(where, None, f"digits must be one of {', '.join(DIGITS)}, not '{data['digits']}'"))
+        for font in data["fonts"]:
+            if not isinstance(font, str) or not re.fullmatch(r"[A-Za-z0-9 ]+", font):
+                problems.append(Problem(where, None, f"font name {font!r} may only hold letters, digits and spaces"))
+        if data["paper"] not in ("a4", "letter"):
+            problems.append(Problem(where, None, f"paper must be a4 or letter, not '{data['paper']}'"))
+        from babel.numbers import get_currency_name
+        try:
+            if get_currency_name(data["currency"], locale="en") == data["currency"]:
+                raise ValueError
+        except ValueError:
+            problems.append(Problem(where, None, f"unknown currency '{data['currency']}'"))
+    if problems:
+        raise InputError(problems)
+    return LocaleConfig(code, data["digits"], tuple(data["fonts"]), data["currency"], data["paper"])
+
+
+def catalog_path(code: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Path:
+    return locales_dir / code / "LC_MESSAGES" / f"{domain}.po"
+
+
+def read_catalog(path: Path, code: str) -> Catalog:
+    try:
+        with path.open("rb") as fh:
+            return read_po(fh, locale=code, abort_invalid=True)
+    except FileNotFoundError:
+        return Catalog(locale=code)
+    except Exception as exc:  # Babel raises PoFileError with a line number in the text
+        line = getattr(exc, "lineno", None)
+        raise InputError(Problem(display_path(path), line, f"cannot read catalog: {exc}")) from None
+
+
+def placeholder_problems(catalog: Catalog, path: Path) -> list[Problem]:
+    """Every translation must keep exactly the placeholders of its source."""
+    problems = []
+    for msg in catalog:
+        if not msg.id or not msg.string:
+            continue
+        ids = msg.id if isinstance(msg.id, tuple) else (msg.id,)
+        strings = msg.string if isinstance(msg.string, tuple) else (msg.string,)
+        want = set().union(*(placeholders(i) for i in ids))
+        for s in strings:
+            if s and placeholders(s) != want:
+                extra = sorted(f"{{{n}}}" for n, _ in placeholders(s) - want)
+                lost = sorted(f"{{{n}}}" for n, _ in want - placeholders(s))
+                detail = "; ".join(filter(None, [extra and f"unknown placeholder {', '.join(extra)}",
+                                                 lost and f"missing placeholder {', '.join(lost)}"]))
+                problems.append(Problem(display_path(path), msg.lineno, f"translation of {_short(ids[0])!r}: {detail}"))
+    return problems
+
+
+def _short(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+@dataclass
+class Miss:
+    """A string shown in English because its translation is missing or fuzzy."""
+
+    domain: str
+    msgid: str
+    reason: str  # "missing" or "fuzzy"
+
+
+@dataclass
+class Translator:
+    """Everything a template needs to speak one locale: text, plurals, numbers, money."""
+
+    config: LocaleConfig
+    catalogs: dict[str, Catalog]
+    #: Strings that fell back to English during this render (visible marker in output).
+    misses: list[Miss] = field(default_factory=list)
+
+    @property
+    def code(self) -> str:
+        return self.config.code
+
+    @cached_property
+    def _plural(self) -> dict[str, Translations]:
+        out = {}
+        for domain, catalog in self.catalogs.items():
+            buf = io.BytesIO()
+            write_mo(buf, catalog, use_fuzzy=False)
+            buf.seek(0)
+            out[domain] = Translations(buf, domain=domain)
+        return out
+
+    # -- text ---------------------------------------------------------------------------------
+    def lookup(self, domain: str, msgid: str) -> tuple[str, bool]:
+        """The translation of msgid, or (msgid, True) when it falls back to English."""
+        if self.code == SOURCE_LOCALE:
+            return msgid, False
+        msg = self.catalogs.get(domain, Catalog()).get(msgid)
+        if msg is None or not msg.string:
+            self.misses.append(Miss(domain, msgid, "missing"))
+            return msgid, True
+        if msg.fuzzy:
+            self.misses.append(Miss(domain, msgid, "fuzzy"))
+            return msgid, True
+        return msg.string, False
+
+    def lookup_plural(self, domain: str, singular: str, plural: str, n: int) -> tuple[str, bool]:
+        if self.code == SOURCE_LOCALE:
+            return (singular if n == 1 else plural), False
+        msg = self.catalogs.get(domain, Catalog()).get(singular)
+        if msg is None or not msg.string or not all(msg.string) or msg.fuzzy:
+            self.misses.append(Miss(domain, singular, "fuzzy" if msg is not None and msg.fuzzy else "missing"))
+            return (singular if n == 1 else plural), True
+        return self._plural[domain].ngettext(singular, plural, n), False
+
+    def fill(self, text: str, values: dict) -> str:
+        """Replace `{name}` / `{name:format}` by locale-formatted values."""
+        return PLACEHOLDER.sub(lambda m: self.format_value(values[m.group(1)], m.group(2)), text)
+
+    # -- numbers ------------------------------------------------------------------------------
+    def digits(self, text: str) -> str:
+        return text.translate(_TO_NATIVE[self.config.digits])
+
+    def number(self, value: int | float | Decimal) -> str:
+        return self.digits(format_decimal(value, locale=self.code))
+
+    def percent(self, value: Fraction, places: int = 2) -> str:
+        exp = Decimal(1).scaleb(-(places + 2))
+        d = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(exp, ROUND_HALF_EVEN)
+        return self.digits(format_percent(d, locale=self.code, decimal_quantization=False))
+
+    def money(self, amount: int | Decimal, currency: str | None = None) -> str:
+        cur = currency or self.config.currency
+        digits_after = 0 if Decimal(amount) == Decimal(amount).to_integral() else 2
+        fmt = None
+        text = format_currency(amount, cur, locale=self.code, currency_digits=digits_after == 2, format=fmt,
+                               decimal_quantization=digits_after == 2)
+        return self.digits(text)
+
+    def items(self, values: list[str]) -> str:
+        return format_list(values, locale=self.code)
+
+    def format_value(self, value, fmt: str | None) -> str:
+        if isinstance(value, Fraction):
+            if fmt == "one_in":
+                return self.number(round(1 / value))
+            if fmt == "fraction":
+                return f"{self.number(value.numerator)}/{self.number(value.denominator)}"
+            return self.percent(value)
+        if isinstance(value, bool):
+            raise TypeError("a yes/no fact cannot be quoted in prose")
+        if fmt == "percent":
+            return self.percent(Fraction(value, 100))
+        return self.number(value)
+
+
+def load_translator(code: str, domains: tuple[str, ...], locales_dir: Path = LOCALES_DIR) -> Translator:
+    """Read the locale's settings and catalogs; placeholder mismatches are input errors."""
+    config = load_locale_config(code, locales_dir)
+    catalogs, problems = {}, []
+    if code != SOURCE_LOCALE:
+        for domain in domains:
+            path = catalog_path(code, domain, locales_dir)
+            catalogs[domain] = read_catalog(path, code)
+            problems += placeholder_problems(catalogs[domain], path)
+    if problems:
+        raise InputError(problems)
+    return Translator(config, catalogs)
+
+
+def check_locales(requested: tuple[str, ...]) -> None:
+    bad = [c for c in requested if c not in LOCALES]
+    if bad:
+        raise InputError(Problem("command line", None, f"unknown locale '{bad[0]}' (known: {', '.join(LOCALES)})"))

@@ -1,0 +1,1 @@
+"""Rendering stages: Markdown prose -> HTML (Jinja2) -> PDF (WeasyPrint)."""

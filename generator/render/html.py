@@ -1,0 +1,121 @@
+"""HTML documents from Jinja2 templates (autoescape on), one locale at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import jinja2
+from markupsafe import Markup, escape
+
+from .. import PROJECT_DIR
+from ..engine.cards import parse_cards
+from ..examples import Outcome
+from ..i18n import COMMON_DOMAIN, Translator
+from ..model import GameModel
+from .markdown import render_prose
+from .script import keep_korean_words
+
+TEMPLATES_DIR = PROJECT_DIR / "templates"
+PAGE_COUNTER = {"latn": "decimal", "deva": "devanagari", "beng": "bengali"}
+CATEGORY_NAMES = {
+    "three_of_a_kind": "Three of a kind", "running_flush": "Running flush", "run": "Run",
+    "flush": "Flush", "pair": "Pair", "high_card": "High card",
+}
+RANK_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals["parse_cards"] = parse_cards
+    env.globals["rank_label"] = lambda r: RANK_LABELS.get(r, str(r))
+    return env
+
+
+def _fill_markup(tr: Translator, text: str, fallback: bool, values: dict[str, Any]) -> Markup:
+    safe = {k: (v if isinstance(v, (int, float)) or hasattr(v, "denominator") else escape(v)) for k, v in values.items()}
+    html = Markup(tr.fill(str(escape(text)), safe))
+    if fallback:
+        return Markup('<span class="untranslated" lang="en">') + html + Markup("</span>")
+    return html
+
+
+def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any]:
+    """The functions templates use to speak the locale: `_`, `ngettext`, and the translator itself."""
+
+    def gettext(msgid: str, **values: Any) -> Markup:
+        text, fallback = tr.lookup(domain, msgid)
+        return _fill_markup(tr, text, fallback, values)
+
+    def ngettext(singular: str, plural: str, n: int, **values: Any) -> Markup:
+        text, fallback = tr.lookup_plural(domain, singular, plural, n)
+        return _fill_markup(tr, text, fallback, values)
+
+    def category_name(category: str) -> Markup:
+        return gettext(CATEGORY_NAMES[category])
+
+    return {
+        "tr": tr, "_": gettext, "ngettext": ngettext, "category_name": category_name,
+        # Font names are checked to be plain words (i18n.load_locale_config), so this is safe CSS.
+        "font_stack": Markup(", ".join(f'"{f}"' for f in tr.config.fonts) + ", sans-serif"),
+        "page_counter": PAGE_COUNTER[tr.config.digits],
+    }
+
+
+def finish(html: str, tr: Translator) -> str:
+    return keep_korean_words(html) if tr.code == "ko" else html
+
+
+@dataclass(frozen=True)
+class SectionView:
+    id: str
+    title: Markup
+    html: Markup
+    examples: tuple
+
+
+@dataclass(frozen=True)
+class ExampleView:
+    example: Any
+    caption: Markup
+    input: dict
+    result: dict
+
+
+def model_text(tr: Translator, game: str, text: str, values: dict) -> Markup:
+    """A one-line model string (title, caption) translated, filled and escaped."""
+    translated, fallback = tr.lookup(game, text)
+    return _fill_markup(tr, translated, fallback, values)
+
+
+def render_rulebook(model: GameModel, outcomes: dict[str, Outcome], tr: Translator, values: dict) -> str:
+    """The rulebook of one game in one locale, as a complete HTML document."""
+    game = model.game
+    sections = []
+    for s in model.sections:
+        examples = tuple(
+            ExampleView(outcomes[e].example, model_text(tr, game, outcomes[e].example.caption, values),
+                        outcomes[e].input.model_dump(), outcomes[e].result)
+            for e in s.examples)
+        sections.append(SectionView(s.id, model_text(tr, game, s.title, values),
+                                    render_prose(s.body, game, tr, values), examples))
+    misses_before = len(tr.misses)
+    name = model_text(tr, game, model.name, values)
+    tagline = model_text(tr, game, model.tagline, values)
+    g = locale_globals(tr)
+    template = environment().get_template("rulebook.html.j2")
+    html = template.render(
+        **g, title=name.striptags(), game_name=name, tagline=tagline, description=tagline.striptags(), author=model.author,
+        published=model.published.isoformat(), body_class=f"rulebook game-{game}", sections=sections,
+        fallback_count=len(tr.misses) or misses_before,
+    )
+    return finish(html, tr)

@@ -1,0 +1,101 @@
+"""HTML to PDF with WeasyPrint: one FontConfiguration per process, a locked-down URL fetcher, no missing glyphs."""
+
+from __future__ import annotations
+
+import io
+import logging
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from .. import PROJECT_DIR
+from ..errors import RulesheetsError
+
+PAPERS = {"a4": "A4", "letter": "letter"}
+#: Where documents may load resources from: nothing outside the project's own templates.
+ALLOWED_ROOTS = (PROJECT_DIR / "templates",)
+
+
+class RenderError(RulesheetsError):
+    """A document could not be rendered faithfully (a missing glyph, a forbidden URL)."""
+
+    exit_code = 1
+
+
+_font_config = None
+
+
+def _fonts():
+    global _font_config
+    if _font_config is None:
+        from weasyprint.text.fonts import FontConfiguration
+
+        _font_config = FontConfiguration()
+    return _font_config
+
+
+def _fetcher_class():
+    from weasyprint.urls import URLFetcher
+
+    class ProjectFetcher(URLFetcher):
+        """Serves data: URLs and files under the project's templates; refuses everything else."""
+
+        def fetch(self, url, headers=None):
+            parsed = urlparse(url)
+            if parsed.scheme == "data":
+                return super().fetch(url, headers)
+            if parsed.scheme == "file":
+                path = Path(unquote(parsed.path)).resolve()
+                if any(path.is_relative_to(root.resolve()) for root in ALLOWED_ROOTS):
+                    return super().fetch(url, headers)
+            raise RenderError(f"refused to load {url}: documents may only use the project's own files")
+
+    return ProjectFetcher
+
+
+class _GlyphWatcher(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.missing: list[str] = []
+        self.refused: list[str] = []
+
+    def emit(self, record):
+        msg = record.getMessage()
+        if ".notdef glyph" in msg:
+            self.missing.append(msg.split(": ", 1)[-1])
+        elif "refused to load" in msg:
+            self.refused.append(msg)
+
+
+@contextmanager
+def _watch():
+    logger = logging.getLogger("weasyprint")
+    watcher = _GlyphWatcher()
+    logger.addHandler(watcher)
+    old = logger.propagate
+    logger.propagate = False  # our own one-line errors replace WeasyPrint's log lines
+    try:
+        yield watcher
+    finally:
+        logger.removeHandler(watcher)
+        logger.propagate = old
+
+
+def html_to_pdf(html: str, paper: str, name: str) -> tuple[bytes, int]:
+    """Render one HTML document on one paper size; returns the PDF bytes and its page count."""
+    from weasyprint import CSS, HTML
+
+    base_url = (PROJECT_DIR / "templates").as_uri() + "/"
+    fetcher = _fetcher_class()()
+    size = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=_fonts())
+    with _watch() as watcher:
+        doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
+            stylesheets=[size], font_config=_fonts(), presentational_hints=False)
+        out = io.BytesIO()
+        doc.write_pdf(out, pdf_identifier=b"rulesheets" + name.encode()[:16])
+    if watcher.refused:
+        raise RenderError(f"{name}: {watcher.refused[0]}")
+    if watcher.missing:
+        chars = ", ".join(sorted(set(watcher.missing))[:5])
+        raise RenderError(f"{name}: no font has a glyph for {chars}; add a font with it to the locale's fonts")
+    return out.getvalue(), len(doc.pages)
