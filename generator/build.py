@@ -17,6 +17,7 @@ from .examples import derived_values, run_examples
 from .i18n import COMMON_DOMAIN, Translator, check_locales, load_translator
 from .model import LoadedModel, load_models
 from .render.html import render_rulebook
+from .sheets import SheetOptions, check_situations
 from .yamlsource import display_path
 
 FORMATS = ("html", "pdf")
@@ -35,6 +36,7 @@ class Options:
     strict: bool = False
     games_dir: Path | None = None
     locales_dir: Path | None = None
+    sheets: SheetOptions = field(default_factory=SheetOptions)
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,13 @@ class Artifact:
     kind: str
     format: str
     paper: str | None
+    #: Scorepads come one per table: 1 is the head table.
+    table: int | None = None
 
     @property
     def path(self) -> str:
-        stem = self.kind if self.paper is None else f"{self.kind}-{self.paper}"
+        stem = self.kind if self.table is None else f"{self.kind}-table-{self.table}"
+        stem = stem if self.paper is None else f"{stem}-{self.paper}"
         return f"{self.locale}/{self.game}/{stem}.{self.format}"
 
 
@@ -69,6 +74,7 @@ def validate_options(opts: Options) -> None:
     check_locales(opts.locales)
     _choose(opts.formats, FORMATS, "format")
     _choose(opts.papers, PAPERS, "paper")
+    opts.sheets.validate()
     out = opts.out.resolve()
     for name in SOURCE_DIRS:
         src = (PROJECT_DIR / name).resolve()
@@ -103,6 +109,8 @@ def prepare(opts: Options) -> Prepared:
                     loc + ("expect", key), f"example '{ex.id}': {key} is written as {written!r} but the engine computes {computed!r}"))
     if failures:
         raise CheckFailed(failures)
+    if "tonk" in models:
+        check_situations()
     domains = tuple(opts.games) + (COMMON_DOMAIN,)
     kwargs = {"locales_dir": opts.locales_dir} if opts.locales_dir else {}
     translators, problems = {}, []
@@ -117,12 +125,24 @@ def prepare(opts: Options) -> Prepared:
     return Prepared(models, translators, outcomes, values)
 
 
-def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str], str]:
-    """Every HTML document, keyed by (game, locale, kind); strict mode refuses English fallbacks."""
+def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int | None], str]:
+    """Every HTML document, keyed by (game, locale, kind, table); strict mode refuses English fallbacks."""
+    from .render import sheets as sheet_html
+
     docs = {}
+    so = opts.sheets
     for code, tr in prep.translators.items():
         for game, loaded in prep.models.items():
-            docs[(game, code, "rulebook")] = render_rulebook(loaded.model, prep.outcomes[game], tr, prep.values[game])
+            model = loaded.model
+            docs[(game, code, "rulebook", None)] = render_rulebook(model, prep.outcomes[game], tr, prep.values[game])
+            if game == "bunco":
+                docs[(game, code, "tally-sheet", None)] = sheet_html.tally_sheet(model, tr, so)
+                for table in range(so.tables):
+                    docs[(game, code, "scorepad", table + 1)] = sheet_html.scorepad(model, tr, so, table)
+            elif game == "tonk":
+                docs[(game, code, "payout-sheet", None)] = sheet_html.payout_sheet(model, tr, so)
+            elif game == "stop-the-bus":
+                docs[(game, code, "hand-ranking", None)] = sheet_html.hand_ranking(model, tr, so)
     if opts.strict:
         problems = []
         for code, tr in prep.translators.items():
@@ -154,14 +174,14 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     files: dict[str, bytes] = {}
     entries: list[dict] = []
     pdf_jobs = []
-    for (game, code, kind), html in sorted(docs.items()):
+    for (game, code, kind, table), html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
         if "html" in opts.formats:
-            art = Artifact(game, code, kind, "html", None)
+            art = Artifact(game, code, kind, "html", None, table)
             files[art.path] = html.encode("utf-8")
             entries.append(_entry(art, files[art.path], None))
         if "pdf" in opts.formats:
             for paper in opts.papers:
-                art = Artifact(game, code, kind, "pdf", paper)
+                art = Artifact(game, code, kind, "pdf", paper, table)
                 pdf_jobs.append((art, (html, paper, art.path)))
     if on_plan:
         on_plan(len(pdf_jobs))
@@ -195,6 +215,8 @@ def _entry(art: Artifact, data: bytes, pages: int | None) -> dict:
     entry = {"game": art.game, "locale": art.locale, "kind": art.kind, "format": art.format}
     if art.format == "pdf":
         entry["paper"] = art.paper
+    if art.table is not None:
+        entry["table"] = art.table
     entry["path"] = art.path
     entry["sha256"] = hashlib.sha256(data).hexdigest()
     if art.format == "pdf":

@@ -33,6 +33,15 @@ def _positive(value: str) -> int:
     return n
 
 
+def _date(value: str):
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date like 2026-12-31, got '{value}'") from None
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, as for any other bad input
         self.exit(2, f"rulesheets: {message}\n")
@@ -54,6 +63,15 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--papers", nargs="+", metavar="PAPER", help="a4,letter (default: both)")
     b.add_argument("--out", type=Path, default=PROJECT_DIR / "output", help="output folder (default: output/)")
     b.add_argument("--jobs", type=_positive, default=0, help="PDF worker processes (default: CPU count)")
+    s = b.add_argument_group("sheets")
+    s.add_argument("--sets", type=int, default=4, help="Bunco sets per evening on tally sheets and scorepads (default 4)")
+    s.add_argument("--group", default="", help="group name printed on tally sheets")
+    s.add_argument("--date", type=_date, default=None, help="date printed on tally sheets (YYYY-MM-DD)")
+    s.add_argument("--per-page", type=int, default=1, help="tally sheets per page: 1, 2 or 4, with cut lines")
+    s.add_argument("--copies", type=int, default=1, help="pages of tally sheets (default 1)")
+    s.add_argument("--tables", type=int, default=3, help="Bunco tables, one scorepad each (default 3)")
+    s.add_argument("--stake", default="1", help="Tonk stake for the payout sheet (default 1)")
+    s.add_argument("--currency", default=None, help="currency for the payout sheet (default: the locale's)")
 
     c = sub.add_parser("check", help="validate models, run every worked example, check catalogs and fonts; render nothing")
     selection(c)
@@ -93,8 +111,14 @@ def _run(args) -> int:
         n = sum(len(m.model.examples) for m in prep.models.values())
         print(f"checked {len(prep.models)} models, {n} worked examples, {len(prep.translators)} locales: all good")
         return 0
+    from .sheets import SheetOptions, parse_stake
+
+    sheets = SheetOptions(sets=args.sets, group=args.group, date=args.date, per_page=args.per_page,
+                          copies=args.copies, tables=args.tables, stake=parse_stake(args.stake),
+                          currency=args.currency)
     opts = Options(games=games, locales=locales, formats=_many(args.formats, ("html", "pdf")),
-                   papers=_many(args.papers, ("a4", "letter")), out=args.out, jobs=args.jobs, strict=args.strict)
+                   papers=_many(args.papers, ("a4", "letter")), out=args.out, jobs=args.jobs, strict=args.strict,
+                   sheets=sheets)
     from .progress import Progress
 
     with Progress() as progress:

@@ -67,8 +67,9 @@ def _total_counts(hand_size: int) -> tuple[tuple[int, int], ...]:
     copies = Counter(card_value(card) for card in full_deck())
     totals: Counter = Counter()
     for values in combinations_with_replacement(sorted(copies), hand_size):
-        wanted = Counter(values)
-        totals[sum(values)] += prod(comb(copies[v], m) for v, m in wanted.items())
+        hands = prod(comb(copies[v], m) for v, m in Counter(values).items())
+        if hands:  # five aces, say, cannot be dealt
+            totals[sum(values)] += hands
     return tuple(sorted(totals.items()))
 
 

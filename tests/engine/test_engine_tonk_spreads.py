@@ -57,8 +57,8 @@ def test_books_and_runs(cards, book, run):
         ("KH", 10),
         ("7H 7S 7D 2C", 2),
         ("AH 2H 3H 4H 4S 4D 9C", 9),        # A-2-3 run and the 4s book beat A-2-3-4 alone
-        ("5H 6H 7H 7S 7D", 11),             # 7H can serve only one spread: 5 6 7 run or the 7s
-        ("5H 6H 7H 7S 7D 7C", 11),          # the four 7s leave 5H 6H; the run leaves 7S 7D 7C... as a book
+        ("5H 6H 7H 7S 7D", 11),             # 7H serves one spread only: the 7s book beats the run
+        ("5H 6H 7H 7S 7D 7C", 0),           # the run 5-6-7 of hearts and the book of the other 7s
         ("QH KH AH", 21),                    # not a run: ace low only
         ("10S JS QS KS 10H 10D", 0),
     ],

@@ -1,0 +1,68 @@
+"""HTML for the printable sheets, from the rule model, the engine and the host's options."""
+
+from __future__ import annotations
+
+from babel.dates import format_date
+from markupsafe import Markup
+
+from ..i18n import Translator
+from ..model import GameModel
+from ..sheets import SITUATIONS, SheetOptions, ranking_rows, transfers
+from .html import environment, finish, locale_globals
+
+ROUNDS = 6
+
+
+def _render(template: str, model: GameModel, tr: Translator, title_msgid: str, kind: str, **context) -> str:
+    g = locale_globals(tr)
+    title = g["_"](title_msgid)
+    html = environment().get_template(template).render(
+        **g, title=title.striptags(), description=title.striptags(), author=model.author,
+        published=model.published.isoformat(), body_class=f"sheet {kind} game-{model.game}",
+        facts=model.facts, rounds=ROUNDS, **context)
+    return finish(html, tr)
+
+
+def table_label(tr: Translator, index: int, count: int) -> Markup:
+    _ = locale_globals(tr)["_"]
+    if count == 1:
+        return _("The table")
+    if index == 0:
+        return _("Head table")
+    if index == count - 1:
+        return _("Low table")
+    if count == 3:
+        return _("Middle table")
+    return _("Table {number}", number=index + 1)
+
+
+def tally_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
+    date = tr.digits(format_date(opts.date, "long", locale=tr.code)) if opts.date else ""
+    return _render("tally-sheet.html.j2", model, tr, "Bunco tally sheet", "tally-sheet",
+                   opts=opts, date=date, wipeout=model.house_rule("wipeout"))
+
+
+def scorepad(model: GameModel, tr: Translator, opts: SheetOptions, table: int) -> str:
+    return _render("scorepad.html.j2", model, tr, "Bunco scorepad", "scorepad", opts=opts,
+                   table_label=table_label(tr, table, opts.tables))
+
+
+def payout_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
+    currency = opts.currency or tr.config.currency
+    rows = []
+    for i, situation in enumerate(SITUATIONS[2]):
+        cells = []
+        for n in (2, 3):
+            s = SITUATIONS[n][i]
+            moves = [{"payer": t.payer, "payee": t.payee, "amount": t.amount * opts.stake,
+                      "text": tr.money(t.amount * opts.stake, currency)} for t in transfers(s)]
+            cells.append({"players": n, "totals": s.totals, "transfers": moves})
+        rows.append({"id": situation.id, "title": situation.title, "rule": situation.rule, "cells": cells})
+    return _render("payout-sheet.html.j2", model, tr, "Tonk payouts", "payout-sheet",
+                   rows=rows, stake_text=tr.money(opts.stake, currency))
+
+
+def hand_ranking(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
+    rows = ranking_rows()
+    return _render("hand-ranking.html.j2", model, tr, "Stop the Bus: hand ranking", "hand-ranking",
+                   rows=rows, total=sum(r["count"] for r in rows), tokens=model.facts.get("tokens_each", 3))
