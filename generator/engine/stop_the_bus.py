@@ -249,6 +249,58 @@ def default_strategy(state: RoundState, player: str, rng: random.Random) -> Move
 
 
 @dataclass(frozen=True)
+class Game:
+    """The tokens between rounds: who is still in, the pot, and who deals next."""
+
+    players: tuple[str, ...]
+    """Everyone who started, in seating order going left."""
+    dealer: str
+    """Who deals the next round."""
+    tokens: Mapping[str, int]
+    pot: int = 0
+
+    @classmethod
+    def start(cls, players: Sequence[str], dealer: str) -> Game:
+        """A new game: three tokens each, an empty pot."""
+        seats = _check_players(players)
+        _check_player(seats, dealer)
+        return cls(seats, dealer, {p: STARTING_TOKENS for p in seats})
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        """The players still holding a token, in seating order."""
+        return tuple(p for p in self.players if self.tokens[p])
+
+    @property
+    def over(self) -> bool:
+        return len(self.active) == 1
+
+    @property
+    def winner(self) -> str | None:
+        """The last player holding a token, who takes the pot; None while the game goes on."""
+        return self.active[0] if self.over else None
+
+    def settle(self, losers: set[str]) -> Game:
+        """Each loser puts a token in the pot; the deal passes left to the next player still in.
+
+        If that would take every remaining player's last token, nobody loses one (the
+        round is dealt again): the rules leave the case open and a game needs a winner.
+        """
+        if self.over:
+            raise ValueError(f"the game is over: {self.winner} won")
+        for player in losers:
+            if player not in self.active:
+                raise ValueError(f"{player} is not in the game")
+        if set(losers) == set(self.active) and all(self.tokens[p] == 1 for p in losers):
+            losers = set()
+        tokens = {p: count - (p in losers) for p, count in self.tokens.items()}
+        index = self.players.index(self.dealer)
+        seats = self.players[index + 1:] + self.players[:index + 1]
+        dealer = next(p for p in seats if tokens[p])
+        return Game(self.players, dealer, tokens, self.pot + len(losers))
+
+
+@dataclass(frozen=True)
 class RoundResult:
     """One round of a token game."""
 
@@ -257,6 +309,7 @@ class RoundResult:
     hands: Mapping[str, tuple[Card, ...]]
     """Everyone's hand at the showdown."""
     losers: frozenset[str]
+    """Who lost a token (empty when the round had to be dealt again)."""
     tokens: Mapping[str, int]
     """Tokens held after the round."""
     pot: int
@@ -283,44 +336,22 @@ def first_dealer(players: Sequence[str], rng: random.Random) -> str:
 
 
 def simulate_game(players: Sequence[str], seed, strategy: Strategy | None = None) -> GameResult:
-    """Play rounds from random.Random(seed) until one player holds tokens; the deal passes left.
-
-    A player out of tokens drops out. If a showdown would take every remaining
-    player's last token, nobody loses one and the round is dealt again.
-    """
+    """Play rounds from random.Random(seed) with `strategy` (default_strategy) until one player holds tokens."""
     choose = strategy or default_strategy
     rng = random.Random(seed)
-    seats = _check_players(players)
-    tokens = {p: STARTING_TOKENS for p in seats}
-    pot = 0
-    dealer = first_dealer(seats, rng)
+    game = Game.start(players, first_dealer(_check_players(players), rng))
     history = []
-    while sum(1 for p in seats if tokens[p]) > 1:
-        active = tuple(p for p in seats if tokens[p])
-        state = _play_one_round(deal_round(active, dealer, rng), choose, rng)
-        lost = showdown(state)
-        if all(tokens[p] == 1 for p in active) and lost == set(active):
-            lost = set()
-        for p in lost:
-            tokens[p] -= 1
-        pot += len(lost)
-        history.append(RoundResult(dealer, state.stopped_by, state.hands, frozenset(lost), dict(tokens), pot))
-        still_in = [p for p in seats if tokens[p]]
-        dealer = _next_in(seats, dealer, still_in)
-    (winner,) = (p for p in seats if tokens[p])
-    return GameResult(winner, pot, tuple(history))
-
-
-def _next_in(seats: tuple[str, ...], dealer: str, still_in: list[str]) -> str:
-    index = seats.index(dealer)
-    for step in range(1, len(seats) + 1):
-        candidate = seats[(index + step) % len(seats)]
-        if candidate in still_in:
-            return candidate
-    return dealer
+    while not game.over:
+        state = _play_one_round(deal_round(game.active, game.dealer, rng), choose, rng)
+        after = game.settle(showdown(state))
+        lost = frozenset(p for p in game.active if after.tokens[p] < game.tokens[p])
+        history.append(RoundResult(game.dealer, state.stopped_by, state.hands, lost, after.tokens, after.pot))
+        game = after
+    return GameResult(game.winner, game.pot, tuple(history))
 
 
 def _play_one_round(state: RoundState, choose: Strategy, rng: random.Random) -> RoundState:
+    # A strategy that never stops would loop for ever; this bound is far past any real round.
     for _ in range(1000 * len(state.players)):
         if state.over:
             return state

@@ -1,6 +1,5 @@
 """Bunco movement between tables: worked cases and properties over any number of tables."""
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.engine.bunco import next_seating

@@ -35,7 +35,9 @@ def test_lists_of_cards_and_tokens_pass_through():
     assert parse_card(QH) is QH
 
 
-@pytest.mark.parametrize("card, text", [(QH, "QH"), (TEN_S, "10S"), (AH, "AH"), (Card(2, "C"), "2C"), (Card(11, "D"), "JD")])
+@pytest.mark.parametrize(
+    "card, text", [(QH, "QH"), (TEN_S, "10S"), (AH, "AH"), (Card(2, "C"), "2C"), (Card(11, "D"), "JD")]
+)
 def test_cards_print_the_way_people_write_them(card, text):
     assert str(card) == text
 

@@ -56,8 +56,10 @@ CASES = [
     (lambda: tonk.payouts_stock_out({"Asha": 3}), "a Tonk hand needs at least 2 players, got 1"),
     (lambda: tonk.payouts_went_out(["Asha"], "Asha", discarded=True), "a Tonk hand needs at least 2 players, got 1"),
     (lambda: tonk.payouts_went_out(["Asha", "Asha"], "Asha", discarded=True), "player Asha is listed twice"),
-    (lambda: tonk.payouts_knock({"Asha": 3, "Ben": -2}, "Asha"), "Ben's total must be a whole number, 0 or more, got -2"),
-    (lambda: tonk.payouts_went_out(["Asha", "Ben"], "Asha", discarded="no"), "discarded must be True or False, got 'no'"),
+    (lambda: tonk.payouts_knock({"Asha": 3, "Ben": -2}, "Asha"),
+     "Ben's total must be a whole number, 0 or more, got -2"),
+    (lambda: tonk.payouts_went_out(["Asha", "Ben"], "Asha", discarded="no"),
+     "discarded must be True or False, got 'no'"),
 ]
 
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from generator.engine.cards import parse_cards
 from generator.engine.stop_the_bus import (
     STARTING_TOKENS,
+    Game,
     Move,
     RoundState,
     deal_round,
@@ -147,3 +148,28 @@ def test_a_custom_strategy_drives_the_game():
 
     result = simulate_game(PLAYERS, 4, strategy=stop_at_once)
     check_game(result, list(PLAYERS))
+
+
+def test_tokens_pot_and_the_deal_passing_left():
+    game = Game.start(["Asha", "Ben", "Cy"], "Ben")
+    assert dict(game.tokens) == {"Asha": 3, "Ben": 3, "Cy": 3} and game.pot == 0
+    game = game.settle({"Asha", "Cy"})
+    assert dict(game.tokens) == {"Asha": 2, "Ben": 3, "Cy": 2} and game.pot == 2 and game.dealer == "Cy"
+    game = game.settle({"Asha"}).settle({"Asha"})
+    assert game.active == ("Ben", "Cy") and game.pot == 4
+    assert game.dealer == "Ben"  # the deal went Ben, Cy, Asha, then on to Ben
+    game = game.settle({"Cy"}).settle({"Cy"})
+    assert game.over and game.winner == "Ben" and game.pot == 6
+
+
+def test_a_showdown_cannot_put_everybody_out():
+    game = Game("Asha Ben Cy".split(), "Asha", {"Asha": 1, "Ben": 1, "Cy": 0}, 7)
+    assert game.settle({"Asha", "Ben"}).tokens == {"Asha": 1, "Ben": 1, "Cy": 0}
+    with pytest.raises(ValueError) as error:
+        game.settle({"Cy"})
+    assert str(error.value) == "Cy is not in the game"
+    done = game.settle({"Asha"})
+    assert done.winner == "Ben"
+    with pytest.raises(ValueError) as error:
+        done.settle({"Ben"})
+    assert str(error.value) == "the game is over: Ben won"
