@@ -190,6 +190,10 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     for (art, _), (data, pages) in zip(pdf_jobs, results):
         files[art.path] = data
         entries.append(_entry(art, data, pages))
+    from .site import render_site
+
+    # The static site links to the PDFs, so it is made last, from the finished entries.
+    files.update(render_site(prep, docs, entries, opts))
     write_output(opts.out, files, entries)
     return Report(entries, seconds=time.perf_counter() - start)
 

@@ -1,0 +1,8 @@
+"""Static rules site under output/site/ (being written; see issue 6)."""
+
+from __future__ import annotations
+
+
+def render_site(prep, docs, entries, opts) -> dict[str, bytes]:
+    """Files of the static site by path relative to output/ (site/...)."""
+    return {}

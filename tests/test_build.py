@@ -1,0 +1,87 @@
+"""Whole builds: the manifest, PDF metadata and page counts, facts flowing into every locale."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from generator import GAMES, LOCALES
+
+from .conftest import manifest, run_cli
+
+NATIVE = {"bn": str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"), "ne": str.maketrans("0123456789", "०१२३४५६७८९")}
+
+
+def test_manifest_lists_every_rulebook(full_build):
+    entries = manifest(full_build)
+    books = Counter((e["format"], e.get("paper")) for e in entries if e["kind"] == "rulebook")
+    assert books == {("html", None): 18, ("pdf", "a4"): 18, ("pdf", "letter"): 18}
+    assert {(e["game"], e["locale"]) for e in entries if e["kind"] == "rulebook"} == {
+        (g, loc) for g in GAMES for loc in LOCALES}
+
+
+def test_manifest_entries_match_files(full_build):
+    for e in manifest(full_build):
+        data = (full_build / e["path"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == e["sha256"], e["path"]
+        keys = {"game", "locale", "kind", "format", "path", "sha256"} | ({"paper", "pages"} if e["format"] == "pdf" else set())
+        assert keys <= set(e), e
+        if e["format"] == "pdf":
+            assert len(PdfReader(full_build / e["path"]).pages) == e["pages"]
+
+
+def test_pdf_metadata(full_build):
+    for e in manifest(full_build):
+        if e["format"] != "pdf" or e["kind"] != "rulebook":
+            continue
+        reader = PdfReader(full_build / e["path"])
+        assert reader.metadata.title, e["path"]
+        assert reader.metadata.author == "rulesheets"
+        assert reader.trailer["/Root"]["/Lang"] == e["locale"]
+        assert len(reader.outline) >= 8, "sections should appear in the PDF outline"
+
+
+def test_sheets_are_one_page(full_build):
+    sheets = [e for e in manifest(full_build) if e["format"] == "pdf" and e["kind"] != "rulebook"]
+    assert len(sheets) == 6 * 2 * (1 + 3 + 1 + 1)
+    too_long = [(e["path"], e["pages"]) for e in sheets if e["pages"] != 1]
+    assert not too_long
+
+
+def test_every_page_has_html_lang(full_build):
+    for e in manifest(full_build):
+        if e["format"] == "html":
+            html = (full_build / e["path"]).read_text(encoding="utf-8")
+            assert f'<html lang="{e["locale"]}">' in html
+
+
+def _facts_line(path: Path, key: str) -> str:
+    return next(line for line in path.read_text(encoding="utf-8").splitlines() if line.strip().startswith(key + ":"))
+
+
+def test_changed_fact_reaches_every_locale(project):
+    model = project / "generator/games/bunco.yaml"
+    text = model.read_text(encoding="utf-8")
+    model.write_text(text.replace("  target_points: 21\n", "  target_points: 25\n"), encoding="utf-8")
+    r = run_cli(project, "build", "--games", "bunco", "--formats", "html")
+    assert r.returncode == 0, r.stderr
+    for code in LOCALES:
+        html = (project / f"output/{code}/bunco/rulebook.html").read_text(encoding="utf-8")
+        section = re.search(r'<section id="end-of-round">(.*?)</section>', html, re.S).group(1)
+        assert "25".translate(NATIVE.get(code, {})) in section, code
+        assert "21".translate(NATIVE.get(code, {})) not in section, code
+
+
+def test_build_refuses_example_disagreeing_with_engine(project):
+    model = project / "generator/games/bunco.yaml"
+    text = model.read_text(encoding="utf-8")
+    model.write_text(text.replace("expect: {points: 24}", "expect: {points: 23}"), encoding="utf-8")
+    r = run_cli(project, "build", "--games", "bunco", "--formats", "html")
+    assert r.returncode == 1
+    assert "example 'turn-sequence': points is written as 23 but the engine computes 24" in r.stderr
+    assert not (project / "output").exists()
