@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -37,6 +38,8 @@ class Options:
     games_dir: Path | None = None
     locales_dir: Path | None = None
     sheets: SheetOptions = field(default_factory=SheetOptions)
+    #: Where the static site will be published; used for canonical links and the sitemap.
+    base_url: str = "https://example.org/rules/"
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ def validate_options(opts: Options) -> None:
     _choose(opts.formats, FORMATS, "format")
     _choose(opts.papers, PAPERS, "paper")
     opts.sheets.validate()
+    if not re.fullmatch(r"https?://[^\s\"'<>]+/", opts.base_url):
+        raise InputError(Problem("command line", None, f"--base-url must be an http(s) address ending in '/', got '{opts.base_url}'"))
     out = opts.out.resolve()
     for name in SOURCE_DIRS:
         src = (PROJECT_DIR / name).resolve()
@@ -193,7 +198,7 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     from .site import render_site
 
     # The static site links to the PDFs, so it is made last, from the finished entries.
-    files.update(render_site(prep, docs, entries, opts))
+    files.update(render_site(prep, docs, entries, opts, files=files))
     write_output(opts.out, files, entries)
     return Report(entries, seconds=time.perf_counter() - start)
 

@@ -63,6 +63,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--papers", nargs="+", metavar="PAPER", help="a4,letter (default: both)")
     b.add_argument("--out", type=Path, default=PROJECT_DIR / "output", help="output folder (default: output/)")
     b.add_argument("--jobs", type=_positive, default=0, help="PDF worker processes (default: CPU count)")
+    b.add_argument("--base-url", default="https://example.org/rules/",
+                   help="public address of the static site, for canonical links and sitemap.xml")
     s = b.add_argument_group("sheets")
     s.add_argument("--sets", type=int, default=4, help="Bunco sets per evening on tally sheets and scorepads (default 4)")
     s.add_argument("--group", default="", help="group name printed on tally sheets")
@@ -118,7 +120,7 @@ def _run(args) -> int:
                           currency=args.currency)
     opts = Options(games=games, locales=locales, formats=_many(args.formats, ("html", "pdf")),
                    papers=_many(args.papers, ("a4", "letter")), out=args.out, jobs=args.jobs, strict=args.strict,
-                   sheets=sheets)
+                   sheets=sheets, base_url=args.base_url)
     from .progress import Progress
 
     with Progress() as progress:

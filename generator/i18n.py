@@ -211,6 +211,8 @@ class Translator:
         return format_list(values, locale=self.code)
 
     def format_value(self, value, fmt: str | None) -> str:
+        if isinstance(value, str):  # names and amounts already formatted
+            return value
         if isinstance(value, Fraction):
             if fmt == "one_in":
                 return self.number(round(1 / value))

@@ -13,11 +13,17 @@ _SEPARATORS = re.compile(r"[\s,]+")
 
 def check_dice(dice: str | Iterable[int | str], count: int = 3) -> tuple[int, ...]:
     """The dice as a tuple of ints 1-6; accepts [3, 3, 5] or "3 3 5". Anything else is a ValueError."""
-    items = [token for token in _SEPARATORS.split(dice) if token] if isinstance(dice, str) else list(dice)
+    if isinstance(dice, str):
+        items = [token for token in _SEPARATORS.split(dice) if token]
+    else:
+        try:
+            items = list(dice)
+        except TypeError:
+            raise ValueError(f"a throw is {count} dice, got {dice!r}") from None
     faces = []
     for item in items:
         # YAML and hand-typed input may give "5" for 5; bools are ints to Python, not to people.
-        face = int(item) if isinstance(item, str) and item.strip().isdigit() else item
+        face = int(item) if isinstance(item, str) and item.strip().isdecimal() else item
         if type(face) is not int or face not in FACES:
             shown = repr(item) if isinstance(item, str) else item
             raise ValueError(f"a die shows {shown}; dice show 1 to 6")

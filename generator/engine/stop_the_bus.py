@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import total_ordering
 
 from .cards import Card, as_cards, full_deck
@@ -23,11 +23,12 @@ class HandRank:
     """One of CATEGORIES."""
     tiebreak: tuple[int, ...]
     """Ranks deciding between hands of one category, most important first."""
-    cards: tuple[Card, ...] = field(default=())
+    cards: tuple[Card, ...] = ()
     """The hand it was computed from (not part of the comparison)."""
 
     @property
     def key(self) -> tuple[int, tuple[int, ...]]:
+        """(category index, tiebreak): the whole of the comparison."""
         return (CATEGORIES.index(self.category), self.tiebreak)
 
     def __eq__(self, other: object) -> bool:
@@ -100,7 +101,9 @@ class RoundState:
     """Seating order going left (clockwise); the player after the dealer starts."""
     dealer: str
     hands: Mapping[str, tuple[Card, ...]]
+    """Each player's three cards."""
     centre: tuple[Card, ...]
+    """The three face-up cards anyone may swap with."""
     turn: int = 0
     """Turns taken so far; play goes round from the dealer's left."""
     stopped_by: str | None = None
@@ -121,6 +124,7 @@ class RoundState:
         return self.final_turns_left == 0
 
     def first_turn(self, player: str) -> bool:
+        """It is `player`'s turn and their first of the round."""
         return self.turn < len(self.players) and player == self.current
 
 

@@ -129,7 +129,7 @@ def deadwood(cards) -> int:
 
 
 class Transfer(NamedTuple):
-    """`payer` pays `payee` `amount` stake units (already multiplied by the stake)."""
+    """`payer` pays `payee` `amount`, the stake already applied (a double at stake 5 is 10)."""
 
     payer: str
     payee: str
@@ -179,13 +179,6 @@ def _everyone_pays(players: Sequence[str], payee: str, amount: int) -> list[Tran
     return [Transfer(p, payee, amount) for p in players if p != payee]
 
 
-def _lowest_collect(totals: dict[str, int], payers: Iterable[str], stake: int) -> list[Transfer]:
-    """Each player holding the lowest total collects `stake` from each payer not holding it."""
-    lowest = min(totals.values())
-    holders = [p for p, total in totals.items() if total == lowest]
-    return [Transfer(p, h, stake) for h in holders for p in payers if totals[p] != lowest]
-
-
 def dealt_tonk_transfers(totals: Mapping[str, int], stake: int = 1) -> list[Transfer]:
     """Exactly one dealt 49 or 50: double stake from each other player. None, or two or more: nobody pays."""
     totals, stake = _check_totals(totals), _check_stake(stake)
@@ -221,7 +214,7 @@ def went_out_transfers(
                 "with the new-spreads-double variant, say whether the winner went out "
                 "by new spreads (by_new_spreads=True) or by hits alone (False)"
             )
-        double = by_new_spreads
+        double = bool(by_new_spreads)
     return _everyone_pays(seats, winner, 2 * stake if double else stake)
 
 
@@ -241,16 +234,19 @@ def knock_transfers(totals: Mapping[str, int], knocker: str, stake: int = 1) -> 
     caught = [Transfer(knocker, p, 2 * stake) for p in others if totals[p] <= mine]
     lowest = min(totals.values())
     # The knocker never collects here, even when tied for lowest: a knock that ties is caught.
+    # "The knocker included": a caught knocker pays each low collector even when tied with them.
     collectors = [p for p in others if totals[p] == lowest]
-    payers = [p for p in totals if totals[p] != lowest]
+    payers = [p for p in totals if totals[p] != lowest or p == knocker]
     return caught + [Transfer(p, h, stake) for h in collectors for p in payers]
 
 
 def stock_out_transfers(totals: Mapping[str, int], stake: int = 1) -> list[Transfer]:
     """The stock ran out: each player holding the lowest total collects single stake from each other player."""
     totals, stake = _check_totals(totals), _check_stake(stake)
+    lowest = min(totals.values())
+    holders = [p for p, total in totals.items() if total == lowest]
     # Players tied for lowest do not pay one another.
-    return _lowest_collect(totals, list(totals), stake)
+    return [Transfer(p, h, stake) for h in holders for p in totals if totals[p] != lowest]
 
 
 def payouts_dealt_tonk(totals: Mapping[str, int], stake: int = 1) -> dict[str, int]:

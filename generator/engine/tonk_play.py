@@ -58,10 +58,12 @@ class TonkState:
 
     @property
     def current(self) -> str:
+        """The player whose turn it is."""
         start = self.players.index(self.dealer) + 1
         return self.players[(start + self.turn) % len(self.players)]
 
     def totals(self) -> dict[str, int]:
+        """Each player's hand total as it stands."""
         return {p: hand_total(self.hands[p]) for p in self.players}
 
 
@@ -72,8 +74,11 @@ def deal_hand(players: Sequence[str], dealer: str, rng: random.Random, *, stake:
     A dealt tonk (49 or 50) settles the hand at once: one tonk is paid double, two or more redeal.
     """
     seats = tuple(players)
-    if len(seats) < 2 or len(seats) * DEALT_CARDS >= 52 or len(set(seats)) != len(seats):
-        raise ValueError(f"Tonk needs 2 to 10 different players, got {len(seats)}")
+    if not 2 <= len(seats) <= 10:
+        raise ValueError(f"Tonk needs 2 to 10 players, got {len(seats)}")
+    for player in seats:
+        if seats.count(player) > 1:
+            raise ValueError(f"player {player} is listed twice")
     if dealer not in seats:
         raise ValueError(f"unknown player {dealer!r}: players are {', '.join(seats)}")
     deck = full_deck()
@@ -170,7 +175,11 @@ def _held_spreads(hand: tuple[Card, ...]) -> bool:
 
 
 def discard(state: TonkState, player: str, card) -> TonkState:
-    """`player` ends the turn by discarding; an empty hand afterwards wins single stake from each."""
+    """`player` ends the turn by discarding; an empty hand afterwards wins single stake from each.
+
+    Under variants.spreads_at_once the hand kept after the discard may hold no book or
+    run except three aces: this engine reads "laid down at once" as "as soon as held".
+    """
     _check_turn(state, player, drawn=True)
     left = _take(state, player, [card])
     if state.variants.spreads_at_once and _held_spreads(left):
@@ -187,7 +196,10 @@ def discard(state: TonkState, player: str, card) -> TonkState:
 
 
 def play_greedy_turn(state: TonkState, rng: random.Random, knock_at: int = 5) -> TonkState:
-    """A plain strategy: knock on a low hand; else draw, lay the best spreads, hit, discard the highest card."""
+    """A plain strategy: knock on a low hand; else draw, lay the best spreads, hit, discard the highest card.
+
+    `rng` is unused here; it keeps the signature of strategies that do use chance.
+    """
     player = state.current
     if hand_total(state.hands[player]) <= knock_at:
         return knock(state, player)
@@ -207,11 +219,21 @@ def play_greedy_turn(state: TonkState, rng: random.Random, knock_at: int = 5) ->
     return discard(state, player, highest)
 
 
+def first_dealer(players: Sequence[str], rng: random.Random) -> str:
+    """Everyone cuts a card; the highest rank deals, cutting again among any tied for highest."""
+    contenders = list(players)
+    while len(contenders) > 1:
+        cut = dict(zip(contenders, rng.sample(full_deck(), len(contenders))))
+        high = max(card.rank for card in cut.values())
+        contenders = [p for p in contenders if cut[p].rank == high]
+    return contenders[0]
+
+
 def simulate_hand(players: Sequence[str], seed, *, stake: int = 1,
                   variants: TonkVariants = DEFAULT_VARIANTS) -> TonkState:
-    """Deal and play one hand with random.Random(seed) and the greedy strategy; returns the ended state."""
+    """Cut for the deal, deal and play one hand with random.Random(seed) and the greedy strategy."""
     rng = random.Random(seed)
-    state = deal_hand(players, players[0], rng, stake=stake, variants=variants)
+    state = deal_hand(players, first_dealer(players, rng), rng, stake=stake, variants=variants)
     while state.ending is None:
         state = play_greedy_turn(state, rng)
     return state

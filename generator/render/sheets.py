@@ -54,8 +54,11 @@ def payout_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
         cells = []
         for n in (2, 3):
             s = SITUATIONS[n][i]
-            moves = [{"payer": t.payer, "payee": t.payee, "amount": t.amount * opts.stake,
-                      "text": tr.money(t.amount * opts.stake, currency)} for t in transfers(s)]
+            owed: dict[tuple[str, str], int] = {}
+            for t in transfers(s):  # one line per payer and payee: double and single stakes added up
+                owed[(t.payer, t.payee)] = owed.get((t.payer, t.payee), 0) + t.amount
+            moves = [{"payer": payer, "payee": payee, "amount": units * opts.stake,
+                      "text": tr.money(units * opts.stake, currency)} for (payer, payee), units in owed.items()]
             cells.append({"players": n, "totals": s.totals, "transfers": moves})
         rows.append({"id": situation.id, "title": situation.title, "rule": situation.rule, "cells": cells})
     return _render("payout-sheet.html.j2", model, tr, "Tonk payouts", "payout-sheet",

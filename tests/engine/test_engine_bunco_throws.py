@@ -69,3 +69,9 @@ def test_a_wipeout_passes_the_dice_and_a_score_keeps_them():
 def test_written_dice_are_read():
     assert score_throw("3 3 5", 3).points == 2
     assert score_throw(["6", "6", "6"], 6).bunco
+
+
+def test_native_digits_are_read():
+    # Bengali and Nepali sheets write their own digits.
+    assert score_throw("৩ ৩ ৩", 3).bunco
+    assert score_throw(["४", "४", "२"], 4).points == 2

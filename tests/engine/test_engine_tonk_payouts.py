@@ -70,8 +70,8 @@ def test_knock_caught_by_a_lower_hand():
 
 def test_knock_caught_by_a_tie():
     # A tie is not strictly lowest: Asha pays Ben double; Ben holds the lowest and collects
-    # from Cy, but not from Asha, who holds it too.
-    assert payouts_knock({"Asha": 8, "Ben": 8, "Cy": 12}, "Asha") == {"Asha": -2, "Ben": 3, "Cy": -1}
+    # single stake from Cy and, "the knocker included", from Asha although she ties him.
+    assert payouts_knock({"Asha": 8, "Ben": 8, "Cy": 12}, "Asha") == {"Asha": -3, "Ben": 4, "Cy": -1}
 
 
 def test_knock_caught_with_several_under():

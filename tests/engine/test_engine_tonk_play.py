@@ -8,7 +8,17 @@ from hypothesis import given, settings, strategies as st
 
 from generator.engine.cards import parse_cards
 from generator.engine.tonk import TonkVariants
-from generator.engine.tonk_play import TonkState, deal_hand, discard, draw, hit, knock, simulate_hand, spread
+from generator.engine.tonk_play import (
+    TonkState,
+    deal_hand,
+    discard,
+    draw,
+    first_dealer,
+    hit,
+    knock,
+    simulate_hand,
+    spread,
+)
 
 
 def state_with(hands, stock="9C 8C", discards="2D", variants=TonkVariants()):
@@ -35,6 +45,30 @@ def test_the_deal():
     assert state.current == "Asha"
     bare = deal_hand(["Asha", "Ben"], "Ben", random.Random(3), variants=TonkVariants(no_starting_discard=True))
     assert bare.discards == () and len(bare.stock) == 42
+
+
+class StackedDeck:
+    """Stands in for random.Random: puts the named cards on top, two players dealt alternately."""
+
+    def __init__(self, first_hand, second_hand):
+        self.top = [c for pair in zip(parse_cards(first_hand), parse_cards(second_hand)) for c in pair]
+
+    def shuffle(self, deck):
+        rest = [c for c in deck if c not in self.top]
+        deck[:] = self.top + rest
+
+
+@pytest.mark.parametrize(
+    "asha, ben, kind, payouts",
+    [
+        ("10S JS QS KS 10H", "2C 3C 4C 5C 6C", "dealt_tonk", {"Asha": 2, "Ben": -2}),
+        ("10S JS QS KS 9H", "10D JD QD KD 10C", "redeal", {"Asha": 0, "Ben": 0}),
+    ],
+)
+def test_a_dealt_tonk_settles_the_hand(asha, ben, kind, payouts):
+    state = deal_hand(["Asha", "Ben"], "Ben", StackedDeck(asha, ben))
+    assert state.hands["Asha"] == tuple(parse_cards(asha))
+    assert state.ending.kind == kind and dict(state.ending.payouts) == payouts
 
 
 def test_knock_only_before_drawing():
@@ -122,3 +156,19 @@ def test_whole_hands(count, seed, no_discard, at_once, stake):
     cards = all_cards(state)
     assert len(cards) == 52 == len(set(cards))
     assert all(v % stake == 0 for v in state.ending.payouts.values())
+
+
+class Cuts:
+    """Stands in for random.Random: each sample() returns the next written cut."""
+
+    def __init__(self, *cuts):
+        self.cuts = [parse_cards(cut) for cut in cuts]
+
+    def sample(self, deck, count):
+        return self.cuts.pop(0)[:count]
+
+
+def test_the_highest_cut_deals():
+    assert first_dealer(["Asha", "Ben", "Cy"], Cuts("4S KD 9H")) == "Ben"
+    # Asha and Cy tie on kings (suits never count) and cut again.
+    assert first_dealer(["Asha", "Ben", "Cy"], Cuts("KS 9D KH", "3C 7D")) == "Cy"
