@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import GAMES, LOCALES, PROJECT_DIR
+from . import GAMES, LOCALES, PROJECT_DIR, cache
 from .errors import CheckFailed, InputError, Problem
 from .examples import derived_values, run_examples
 from .i18n import COMMON_DOMAIN, Translator, check_locales, load_translator
@@ -40,6 +40,7 @@ class Options:
     sheets: SheetOptions = field(default_factory=SheetOptions)
     #: Where the static site will be published; used for canonical links and the sitemap.
     base_url: str = "https://example.org/rules/"
+    cache_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,10 @@ class Artifact:
 @dataclass
 class Report:
     artifacts: list[dict] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: PDFs rendered by this build, and artifacts taken unchanged from the cache or last build.
+    built: int = 0
+    reused: int = 0
 
 
 def _choose(values: tuple[str, ...], known: tuple[str, ...], what: str) -> None:
@@ -171,9 +174,24 @@ def _pdf_job(args):
     return html_to_pdf(html, paper, name)
 
 
+def _options_key(opts: Options) -> dict:
+    return {"games": opts.games, "locales": opts.locales, "formats": opts.formats, "papers": opts.papers,
+            "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url}
+
+
 def build(opts: Options, progress=None, on_plan=None) -> Report:
-    """Plan, prepare, render and write; output/ is replaced only when everything succeeded."""
+    """Plan, prepare, render and write; output/ is replaced only when everything succeeded.
+
+    Nothing is done when no input changed since the last build into the same folder; otherwise
+    only PDFs whose HTML (or paper, fonts, library versions) changed are rendered again.
+    """
     start = time.perf_counter()
+    validate_options(opts)
+    key = cache.input_key(_options_key(opts), opts.games_dir, opts.locales_dir)
+    state = cache.read_state(opts.out)
+    if state.get("key") == key and cache.output_intact(opts.out):
+        entries = json.loads((opts.out / "manifest.json").read_text(encoding="utf-8"))
+        return Report(entries, seconds=time.perf_counter() - start, reused=len(entries))
     prep = prepare(opts)
     docs = render_html(prep, opts)
     files: dict[str, bytes] = {}
@@ -187,37 +205,58 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
         if "pdf" in opts.formats:
             for paper in opts.papers:
                 art = Artifact(game, code, kind, "pdf", paper, table)
-                pdf_jobs.append((art, (html, paper, art.path)))
+                pdf_jobs.append((art, html, paper, cache.pdf_key(html, paper)))
+    pdfs = cache.PdfCache(opts.cache_dir) if opts.cache_dir else cache.PdfCache()
+    results: dict[str, tuple[bytes, int]] = {}
+    todo = []
+    for art, html, paper, k in pdf_jobs:
+        hit = pdfs.get(k)
+        if hit is not None:
+            results[k] = hit
+        elif k not in {t[3] for t in todo}:
+            todo.append((art, html, paper, k))
     if on_plan:
-        on_plan(len(pdf_jobs))
-    jobs = opts.jobs or os.cpu_count() or 1
-    results = _run_pdf_jobs([j for _, j in pdf_jobs], jobs, progress)
-    for (art, _), (data, pages) in zip(pdf_jobs, results):
+        on_plan(len(todo))
+    # Longest documents first, so no worker is left alone with a rulebook at the end.
+    todo.sort(key=lambda t: -len(t[1]))
+    workers = opts.jobs or os.cpu_count() or 1
+    def done(i: int, result: tuple[bytes, int]) -> None:
+        # Cached at once: a build killed half-way keeps the work it finished.
+        results[todo[i][3]] = result
+        pdfs.put(todo[i][3], *result)
+        if progress:
+            progress(todo[i][0].path)
+
+    _run_pdf_jobs([(html, paper, art.path) for art, html, paper, _ in todo], workers, done)
+    for art, _, _, k in pdf_jobs:
+        data, pages = results[k]
         files[art.path] = data
         entries.append(_entry(art, data, pages))
     from .site import render_site
 
     # The static site links to the PDFs, so it is made last, from the finished entries.
     files.update(render_site(prep, docs, entries, opts, files=files))
-    write_output(opts.out, files, entries)
-    return Report(entries, seconds=time.perf_counter() - start)
+    sizes = {e["path"]: len(files[e["path"]]) for e in entries}
+    write_output(opts.out, files, entries, state={"key": key, "sizes": sizes})
+    if set(opts.games) == set(GAMES) and set(opts.locales) == set(LOCALES) and set(opts.papers) == set(PAPERS):
+        pdfs.prune({k for *_, k in pdf_jobs})  # a full build knows every PDF still wanted
+    return Report(entries, seconds=time.perf_counter() - start, built=len(todo),
+                  reused=len(entries) - len(todo))
 
 
-def _run_pdf_jobs(jobs: list, workers: int, progress) -> list:
+def _run_pdf_jobs(jobs: list, workers: int, done) -> list:
+    """Render (html, paper, name) jobs; `done(i, result)` is called as each finishes, in order."""
+    out = []
     if workers <= 1 or len(jobs) <= 1:
-        out = []
-        for job in jobs:
+        for i, job in enumerate(jobs):
             out.append(_pdf_job(job))
-            if progress:
-                progress(job[2])
+            done(i, out[-1])
         return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        out = []
-        for job, result in zip(jobs, pool.map(_pdf_job, jobs, chunksize=1)):
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        for i, result in enumerate(pool.map(_pdf_job, jobs, chunksize=1)):
             out.append(result)
-            if progress:
-                progress(job[2])
-        return out
+            done(i, result)
+    return out
 
 
 def _entry(art: Artifact, data: bytes, pages: int | None) -> dict:
@@ -233,7 +272,23 @@ def _entry(art: Artifact, data: bytes, pages: int | None) -> dict:
     return entry
 
 
-def write_output(out: Path, files: dict[str, bytes], entries: list[dict]) -> None:
+def _remove_leftovers(out: Path) -> None:
+    """Folders a killed build left behind (its process is gone)."""
+    for path in out.parent.glob(f".{out.name}.*-*"):
+        pid = path.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and path.is_dir():
+            try:
+                os.kill(int(pid), 0)
+                if int(pid) != os.getpid():
+                    continue
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                continue
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def write_output(out: Path, files: dict[str, bytes], entries: list[dict], state: dict | None = None) -> None:
     """Write into a fresh sibling folder, then swap it in: a failure leaves the old output intact.
 
     Artifacts of the previous build that this build did not plan (a build of one locale) are
@@ -242,7 +297,7 @@ def write_output(out: Path, files: dict[str, bytes], entries: list[dict]) -> Non
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
+    _remove_leftovers(out)
     planned = {e["path"] for e in entries}
     kept = []
     old_manifest = out / "manifest.json"
@@ -265,6 +320,8 @@ def write_output(out: Path, files: dict[str, bytes], entries: list[dict]) -> Non
             shutil.copy2(out / e["path"], target)
         manifest = sorted(entries + kept, key=lambda e: e["path"])
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if state is not None and not kept:
+            (tmp / cache.STATE_FILE).write_text(json.dumps(state, sort_keys=True), encoding="utf-8")
         old_dir = out.parent / f".{out.name}.old-{os.getpid()}"
         if out.exists():
             out.rename(old_dir)

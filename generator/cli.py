@@ -129,7 +129,11 @@ def _run(args) -> int:
     for e in report.artifacts:
         kinds[e["format"]] = kinds.get(e["format"], 0) + 1
     made = ", ".join(f"{n} {fmt.upper()}" for fmt, n in sorted(kinds.items()))
-    print(f"built {len(report.artifacts)} artifacts ({made}) into {opts.out} in {report.seconds:.1f} s; manifest.json lists them")
+    if report.built == 0 and report.reused == len(report.artifacts):
+        print(f"nothing changed: {len(report.artifacts)} artifacts ({made}) in {opts.out} are up to date ({report.seconds:.2f} s)")
+    else:
+        print(f"built {report.built} PDFs, reused {report.reused}, failed 0: {len(report.artifacts)} artifacts "
+              f"({made}) in {opts.out}, {report.seconds:.1f} s; manifest.json lists them")
     return 0
 
 

@@ -7,6 +7,7 @@ import re
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from ..errors import InputError, Problem
 from ..i18n import Translator
 from ..textunits import join_units, split_units
 
@@ -26,9 +27,26 @@ def render_prose(body: str, domain: str, tr: Translator, values: dict) -> Markup
         text, fallback = tr.lookup(domain, unit.text)
         text = tr.fill(text, values)
         texts.append(_FALLBACK + text if fallback else text)
+    for unit, text in zip(units, texts):
+        for href in _links(text):
+            where = (f"generator/games/{domain}.yaml" if tr.code == "en" or text.startswith(_FALLBACK)
+                     else f"locales/{tr.code}/LC_MESSAGES/{domain}.po")
+            raise InputError(Problem(where, None, f"link to '{href}' in {unit.text[:40]!r}: "
+                                                  "rule prose may only link inside the document"))
     html = _MD.render(join_units(units, texts))
     html = _MARKED.sub(r'<\1 class="untranslated" lang="en">', html)
     return Markup(html.replace(_FALLBACK, ""))
+
+
+def _links(source: str) -> list[str]:
+    """Every link target in a Markdown text: rule prose may only point inside the document."""
+    found = []
+    for block in _MD.parse(source):
+        for tok in block.children or ():
+            href = tok.attrGet("href") if tok.type == "link_open" else None
+            if href is not None and not str(href).startswith("#"):
+                found.append(str(href))
+    return found
 
 
 def render_inline(text: str) -> Markup:

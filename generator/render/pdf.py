@@ -64,7 +64,7 @@ class _GlyphWatcher(logging.Handler):
         if ".notdef glyph" in msg:
             self.missing.append(msg.split(": ", 1)[-1])
         elif "refused to load" in msg:
-            self.refused.append(msg)
+            self.refused.append(msg[msg.index("refused to load"):])
 
 
 @contextmanager
