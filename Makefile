@@ -3,10 +3,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: setup build check test golden bench clean
+.PHONY: setup setup-test build check test golden bench clean
 
 setup:
 	@bash scripts/setup.sh
+
+# The tests also need a browser and Java (HTML validator); only they install those.
+setup-test:
+	@bash scripts/setup.sh --test
 
 build: setup
 	$(BIN)/rulesheets build $(ARGS)
@@ -14,7 +18,7 @@ build: setup
 check: setup
 	$(BIN)/rulesheets check $(ARGS)
 
-test: setup
+test: setup-test
 	$(BIN)/python -m pytest -q $(ARGS)
 
 # Regenerate the golden HTML snapshots after an intended change to the rendered HTML.

@@ -107,8 +107,14 @@ class SpreadOut(_Schema):
 
 # --- the engine calls --------------------------------------------------------------------------
 
+def _points(facts: dict) -> dict:
+    """The model's point values, so a changed fact changes what the engine computes."""
+    return {"bunco_points": facts["bunco_points"], "baby_bunco_points": facts["baby_bunco_points"],
+            "point_per_die": facts["point_per_die"]}
+
+
 def _throw(facts, i: ThrowIn) -> dict:
-    t = bunco.score_throw(i.dice, i.round, wipeout=i.wipeout)
+    t = bunco.score_throw(i.dice, i.round, wipeout=i.wipeout, **_points(facts))
     return {"points": t.points, "bunco": t.bunco, "baby_bunco": t.baby_bunco,
             "wipeout": t.wipeout, "rolls_again": t.rolls_again}
 
@@ -116,7 +122,7 @@ def _throw(facts, i: ThrowIn) -> dict:
 def _turn(facts, i: TurnIn) -> dict:
     total, steps = 0, []
     for n, dice in enumerate(i.throws, start=1):
-        t = bunco.score_throw(dice, i.round)
+        t = bunco.score_throw(dice, i.round, **_points(facts))
         steps.append({"dice": dice, "points": t.points, "bunco": t.bunco, "baby_bunco": t.baby_bunco})
         total += t.points
         if not t.rolls_again and n < len(i.throws):

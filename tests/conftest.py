@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from generator.bench import copy_project
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def copy_project(dest: Path) -> Path:
-    """The parts of the project a build reads: package, templates, locales."""
-    for name in ("generator", "templates", "locales"):
-        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
-    return dest
 
 
 def run_cli(project: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:

@@ -67,12 +67,13 @@ def _facts_line(path: Path, key: str) -> str:
 def test_changed_fact_reaches_every_locale(project):
     model = project / "generator/games/bunco.yaml"
     text = model.read_text(encoding="utf-8")
-    model.write_text(text.replace("  target_points: 21\n", "  target_points: 25\n"), encoding="utf-8")
+    model.write_text(text.replace("  bunco_points: 21\n", "  bunco_points: 25\n"), encoding="utf-8")
     r = run_cli(project, "build", "--games", "bunco", "--formats", "html")
     assert r.returncode == 0, r.stderr
     for code in LOCALES:
         html = (project / f"output/{code}/bunco/rulebook.html").read_text(encoding="utf-8")
-        section = re.search(r'<section id="end-of-round">(.*?)</section>', html, re.S).group(1)
+        # The play section quotes the fact in prose and shows the engine's score of a Bunco.
+        section = re.search(r'<section id="play">(.*?)</section>', html, re.S).group(1)
         assert "25".translate(NATIVE.get(code, {})) in section, code
         assert "21".translate(NATIVE.get(code, {})) not in section, code
 
@@ -80,8 +81,8 @@ def test_changed_fact_reaches_every_locale(project):
 def test_build_refuses_example_disagreeing_with_engine(project):
     model = project / "generator/games/bunco.yaml"
     text = model.read_text(encoding="utf-8")
-    model.write_text(text.replace("expect: {points: 24}", "expect: {points: 23}"), encoding="utf-8")
+    model.write_text(text.replace("expect: {points: 8}", "expect: {points: 9}"), encoding="utf-8")
     r = run_cli(project, "build", "--games", "bunco", "--formats", "html")
     assert r.returncode == 1
-    assert "example 'turn-sequence': points is written as 23 but the engine computes 24" in r.stderr
+    assert "example 'turn-sequence': points is written as 9 but the engine computes 8" in r.stderr
     assert not (project / "output").exists()

@@ -48,19 +48,24 @@ def _check_round(round_number: int) -> int:
     return round_number
 
 
-def score_throw(dice, round_number: int, *, wipeout: bool = False) -> Throw:
-    """Score three dice in round `round_number`: 21 for a Bunco, 5 for three alike, else 1 per die showing the round."""
+def score_throw(dice, round_number: int, *, wipeout: bool = False, bunco_points: int = BUNCO_POINTS,
+                baby_bunco_points: int = BABY_BUNCO_POINTS, point_per_die: int = 1) -> Throw:
+    """Score three dice in round `round_number`: 21 for a Bunco, 5 for three alike, else 1 per die showing the round.
+
+    The point values are parameters so a rule model's facts (a group that plays Buncos for 25)
+    drive the engine; the defaults are the rules as this project reads them.
+    """
     faces = check_dice(dice)
     target = _check_round(round_number)
     alike = len(set(faces)) == 1
     if alike and faces[0] == target:
-        return Throw(faces, target, BUNCO_POINTS, True, False, False)
+        return Throw(faces, target, bunco_points, True, False, False)
     if alike and wipeout and faces[0] == 1:
         # Round 1 was handled above: there three 1s are a Bunco, never a wipeout.
         return Throw(faces, target, 0, False, False, True)
     if alike:
-        return Throw(faces, target, BABY_BUNCO_POINTS, False, True, False)
-    return Throw(faces, target, faces.count(target), False, False, False)
+        return Throw(faces, target, baby_bunco_points, False, True, False)
+    return Throw(faces, target, point_per_die * faces.count(target), False, False, False)
 
 
 # --- moving between tables -------------------------------------------------------------

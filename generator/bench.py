@@ -1,0 +1,128 @@
+"""`make bench`: build speed, incremental rebuilds, per-locale PDF cost and memory, printed as figures."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import LOCALES, PROJECT_DIR
+
+
+def copy_project(dest: Path) -> Path:
+    """The parts of the project a build reads (package, templates, locales), for a build in isolation."""
+    for name in ("generator", "templates", "locales"):
+        shutil.copytree(PROJECT_DIR / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+    return dest
+
+
+def _cli(project: Path, *args: str) -> tuple[float, int, str]:
+    """Run the CLI in a fresh process; returns seconds, peak RSS (KiB) of any child, stdout."""
+    env = {**os.environ, "PYTHONPATH": str(project)}
+    start = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=project, env=env,
+                       capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if r.returncode:
+        sys.exit(f"bench: build failed: {r.stderr.strip()}")
+    return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.stdout
+
+
+def _pure_weasyprint(project: Path) -> tuple[float, dict[str, float]]:
+    """Time WeasyPrint alone on the same HTML documents the build renders (one process, one FontConfiguration)."""
+    code = r'''
+import json, sys, time
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
+from generator.build import Options, prepare, render_html
+opts = Options()
+docs = render_html(prepare(opts), opts)
+fc = FontConfiguration()
+sizes = {p: CSS(string="@page { size: %s; }" % p, font_config=fc) for p in ("A4", "letter")}
+total, per_locale = 0.0, {}
+for (game, loc, kind, table), html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
+    for paper in ("A4", "letter"):
+        t = time.perf_counter()
+        HTML(string=html, base_url="templates/").write_pdf(stylesheets=[sizes[paper]], font_config=fc)
+        dt = time.perf_counter() - t
+        total += dt
+        if kind == "rulebook" and paper == "A4":
+            per_locale.setdefault(loc, 0.0)
+            per_locale[loc] += dt
+print(json.dumps({"total": total, "per_locale": per_locale}))
+'''
+    env = {**os.environ, "PYTHONPATH": str(project)}
+    r = subprocess.run([sys.executable, "-c", code], cwd=project, env=env, capture_output=True, text=True, check=True)
+    data = json.loads(r.stdout.strip().splitlines()[-1])
+    return data["total"], data["per_locale"]
+
+
+def _change_french_string(project: Path) -> None:
+    from babel.messages.pofile import read_po, write_po
+
+    po = project / "locales/fr/LC_MESSAGES/bunco.po"
+    with po.open("rb") as fh:
+        catalog = read_po(fh)
+    msg = catalog.get("Pens for everyone.")
+    msg.string = (msg.string or "Des stylos pour tout le monde.") + " "
+    with po.open("wb") as fh:
+        write_po(fh, catalog, width=100)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="rulesheets-bench-") as tmp:
+        root = Path(tmp)
+        rows: list[tuple[str, str]] = []
+        cold = {}
+        for jobs in (1, 2):
+            proj = copy_project(root / f"cold{jobs}")
+            seconds, rss, _ = _cli(proj, "build", "--jobs", str(jobs))
+            cold[jobs] = (seconds, proj)
+            rows.append((f"cold full build, --jobs {jobs}", f"{seconds:.1f} s"))
+        rows.append(("--jobs 2 / --jobs 1", f"{cold[2][0] / cold[1][0]:.2f}"))
+        proj = cold[2][1]
+        out = proj / "output"
+        pure, per_locale = _pure_weasyprint(proj)
+        rows.append(("pure WeasyPrint, same documents, one process", f"{pure:.1f} s"))
+        rows.append(("pipeline overhead over pure WeasyPrint (--jobs 1)", f"{(cold[1][0] / pure - 1) * 100:.1f} %"))
+        noop, _, stdout = _cli(proj, "build")
+        rows.append(("no-op rebuild", f"{noop:.2f} s ({noop / cold[2][0] * 100:.1f} % of cold --jobs 2)"))
+        before = {e["path"]: e["sha256"] for e in json.loads((out / "manifest.json").read_text())}
+        _change_french_string(proj)
+        one, _, stdout = _cli(proj, "build")
+        after = {e["path"]: e["sha256"] for e in json.loads((out / "manifest.json").read_text())}
+        changed = sorted(p for p in after if before.get(p) != after[p])
+        locales = sorted({p.split("/")[0] for p in changed})
+        rows.append(("rebuild after one French string", f"{one:.1f} s; {stdout.split(':')[0]}; "
+                                                         f"{len(changed)} artifacts changed, locales {locales}"))
+        fr = per_locale.get("fr", 1.0)
+        for loc in LOCALES:
+            rows.append((f"rulebook PDFs (A4, 3 games) in {loc}", f"{per_locale[loc]:.2f} s, {per_locale[loc] / fr:.2f}x French"))
+        entries = json.loads((out / "manifest.json").read_text())
+        for loc in LOCALES:
+            pdfs = [e for e in entries if e["locale"] == loc and e["format"] == "pdf"]
+            size = sum((out / e["path"]).stat().st_size for e in pdfs)
+            pages = sum(e["pages"] for e in pdfs)
+            rows.append((f"PDF bytes per page, {loc}", f"{size / pages / 1024:.1f} KB ({pages} pages)"))
+        rows.append(("peak memory of any build process (RSS)", f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB"))
+        site = out / "site"
+        if site.is_dir():
+            total = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+            rows.append(("static site, total bytes", f"{total / 1024:.0f} KB"))
+            fonts = site / "fonts"
+            for f in sorted(fonts.glob("*")) if fonts.is_dir() else []:
+                rows.append((f"  web font {f.name}", f"{f.stat().st_size / 1024:.0f} KB"))
+        width = max(len(k) for k, _ in rows)
+        print(f"rulesheets bench ({os.cpu_count()} CPUs)")
+        for k, v in rows:
+            print(f"  {k:<{width}}  {v}")
+
+
+if __name__ == "__main__":
+    main()

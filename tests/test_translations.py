@@ -1,0 +1,98 @@
+"""Every locale is complete: no missing, fuzzy or broken entries, text in the locale's script, glossary terms used."""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+import tomllib
+import unicodedata
+
+import pytest
+
+from generator import GAMES, LOCALES
+from generator.build import Options, check, prepare, render_html
+from generator.catalogs import DOMAINS, status
+from generator.i18n import LOCALES_DIR, catalog_path, placeholder_problems, read_catalog
+
+TRANSLATED = tuple(c for c in LOCALES if c != "en")
+SCRIPT = {"hi": "DEVANAGARI", "ne": "DEVANAGARI", "bn": "BENGALI", "ko": "HANGUL"}
+
+_OPTS = Options(formats=("html",), strict=True)
+DOCS = render_html(prepare(Options(formats=("html",))), Options(formats=("html",)))
+
+
+def visible_text(html: str, *, drop_cards: bool = False) -> str:
+    """The words a reader sees: no CSS, no tags, no attribute values."""
+    html = re.sub(r"<(style|title)\b.*?</\1>", " ", html, flags=re.S)
+    if drop_cards:
+        html = re.sub(r'<span class="card [^"]*"[^>]*>.*?</span></span>', " ", html, flags=re.S)
+    return htmllib.unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.mark.parametrize("row", status(TRANSLATED), ids=lambda r: f"{r[0]}-{r[1]}")
+def test_catalog_complete(row):
+    code, domain, translated, fuzzy, missing, total = row
+    assert (fuzzy, missing) == (0, 0), f"{code}/{domain}: {fuzzy} fuzzy, {missing} missing of {total}"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_placeholders_kept(code, domain):
+    path = catalog_path(code, domain)
+    assert placeholder_problems(read_catalog(path, code), path) == []
+
+
+def test_strict_check_passes():
+    check(_OPTS)
+
+
+@pytest.mark.parametrize("key", sorted(k for k in DOCS if k[1] != "en"), ids=lambda k: "/".join(map(str, k)))
+def test_no_english_fallback(key):
+    assert 'class="untranslated"' not in DOCS[key]
+
+
+@pytest.mark.parametrize("key", sorted(k for k in DOCS if k[1] in SCRIPT), ids=lambda k: "/".join(map(str, k)))
+def test_text_is_in_the_locale_script(key):
+    letters = [ch for ch in visible_text(DOCS[key], drop_cards=True) if ch.isalpha()]
+    script = SCRIPT[key[1]]
+    share = sum(script in unicodedata.name(ch, "") for ch in letters) / len(letters)
+    assert share >= 0.6, f"only {share:.0%} of letters are {script}"
+
+
+@pytest.mark.parametrize("key", sorted(k for k in DOCS if k[1] in ("bn", "ne")), ids=lambda k: "/".join(map(str, k)))
+def test_native_digits(key):
+    """Bengali and Nepali pages use their own digits everywhere but on the cards themselves."""
+    text = visible_text(DOCS[key], drop_cards=True)
+    assert not re.findall(r".{0,20}[0-9].{0,20}", text)
+
+
+def _glossary(code: str) -> dict:
+    with (LOCALES_DIR / code / "glossary.toml").open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_glossary_terms_are_used(code):
+    glossary = _glossary(code)
+    missing = []
+    for game in GAMES:
+        english = visible_text(DOCS[(game, "en", "rulebook", None)]).casefold()
+        local = visible_text(DOCS[(game, code, "rulebook", None)]).casefold()
+        for term, translated in glossary.get(game, {}).items():
+            if re.search(rf"\b{re.escape(term.casefold())}\b", english) and translated.casefold() not in local:
+                missing.append(f"{game}: {term!r} -> {translated!r}")
+    assert not missing
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_glossary_covers_the_game_terms(code):
+    glossary = _glossary(code)
+    required = {
+        "bunco": {"round", "throw", "bunco", "baby bunco", "wipeout", "head table", "team", "partner", "ghost",
+                  "tally sheet", "scorepad", "set", "bell"},
+        "stop-the-bus": {"token", "pot", "swap", "stop the bus", "showdown", "three of a kind", "running flush",
+                         "run", "flush", "pair", "high card"},
+        "tonk": {"stake", "stock", "discard pile", "spread", "book", "run", "hit", "knock", "tonk", "deadwood"},
+    }
+    for game, terms in required.items():
+        assert terms <= set(glossary.get(game, {})), f"{game}: missing {sorted(terms - set(glossary.get(game, {})))}"
