@@ -6,7 +6,7 @@ import io
 import re
 import tomllib
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
@@ -16,7 +16,7 @@ from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_currency, format_decimal, format_percent
+from babel.numbers import format_currency, format_decimal, parse_pattern
 from babel.support import Translations
 from markupsafe import Markup, escape
 
@@ -195,17 +195,15 @@ class Translator:
         return self.digits(format_decimal(value, locale=self.code))
 
     def percent(self, value: Fraction, places: int = 2) -> str:
-        exp = Decimal(1).scaleb(-(places + 2))
-        d = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(exp, ROUND_HALF_EVEN)
-        return self.digits(format_percent(d, locale=self.code, decimal_quantization=False))
+        """A chance as a percentage with a fixed number of decimals, in the locale's pattern."""
+        d = Decimal(value.numerator) / Decimal(value.denominator)
+        pattern = parse_pattern(self.config.babel.percent_formats[None].pattern)
+        pattern.frac_prec = (places, places)
+        return self.digits(pattern.apply(d, self.config.babel))
 
     def money(self, amount: int | Decimal, currency: str | None = None) -> str:
-        cur = currency or self.config.currency
-        digits_after = 0 if Decimal(amount) == Decimal(amount).to_integral() else 2
-        fmt = None
-        text = format_currency(amount, cur, locale=self.code, currency_digits=digits_after == 2, format=fmt,
-                               decimal_quantization=digits_after == 2)
-        return self.digits(text)
+        """An amount in the currency's usual number of decimals (₩10, $10.00), locale digits."""
+        return self.digits(format_currency(amount, currency or self.config.currency, locale=self.code))
 
     def items(self, values: list[str]) -> str:
         return format_list(values, locale=self.code)
