@@ -129,6 +129,13 @@ def prepare(opts: Options) -> Prepared:
             problems += exc.problems
     if problems:
         raise InputError(problems)
+    from babel.numbers import get_currency_precision
+
+    for tr in translators.values():
+        currency = opts.sheets.currency or tr.config.currency
+        exponent = -opts.sheets.stake.normalize().as_tuple().exponent
+        if exponent > get_currency_precision(currency):
+            raise InputError(Problem("command line", None, f"--stake {opts.sheets.stake} has more decimals than {currency} uses"))
     values = {g: {**m.model.facts, **derived_values(g)} for g, m in models.items()}
     return Prepared(models, translators, outcomes, values)
 
