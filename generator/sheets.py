@@ -35,6 +35,8 @@ class SheetOptions:
             raise bad(f"--sets must be between 1 and 6, got {self.sets}")
         if self.per_page not in (1, 2, 4):
             raise bad(f"--per-page must be 1, 2 or 4, got {self.per_page}")
+        if self.per_page == 4 and self.sets > 4:
+            raise bad(f"--per-page 4 fits at most 4 sets on a tally sheet, got --sets {self.sets}")
         if not 1 <= self.copies <= 100:
             raise bad(f"--copies must be between 1 and 100, got {self.copies}")
         if not 1 <= self.tables <= 12:

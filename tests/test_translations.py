@@ -26,7 +26,8 @@ def visible_text(html: str, *, drop_cards: bool = False) -> str:
     html = re.sub(r"<(style|title)\b.*?</\1>", " ", html, flags=re.S)
     if drop_cards:
         html = re.sub(r'<span class="card [^"]*"[^>]*>.*?</span></span>', " ", html, flags=re.S)
-    return htmllib.unescape(re.sub(r"<[^>]+>", " ", html))
+    # Tags become spaces (Korean words sit in their own spans), then runs of spaces one.
+    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
 @pytest.mark.parametrize("row", status(TRANSLATED), ids=lambda r: f"{r[0]}-{r[1]}")
