@@ -61,13 +61,26 @@ def parse_stake(text: str) -> Decimal:
 
 # --- Tonk payouts: every way a hand ends, for 2 and 3 players --------------------------------
 
+#: The rows of the payout sheet: (title, rule in words), English msgids of the common domain.
+SITUATION_TEXT = {
+    "dealt": ("Dealt tonk", "A dealt hand of 49 or 50 wins double stake from each other player."),
+    "two-dealt": ("Two dealt tonks", "Nobody pays; shuffle and deal again."),
+    "tonk-out": ("Tonk out", "Every card played without a discard: double stake from each player."),
+    "out": ("Out after discarding", "Hand emptied by the last discard: single stake from each player."),
+    "knock-low": ("Knock, and lowest", "The knocker's total is strictly lowest: single stake from each player."),
+    "caught": ("Knock, caught", "The knocker pays double stake to each player equal or lower; the lowest also "
+                                "collects single stake from everyone above it and from the knocker."),
+    "caught-tie": ("Caught with a tie for low", "A tie still catches the knocker, who pays the tied player "
+                                                "double stake and single stake."),
+    "stock-out": ("Stock runs out", "Each player with the lowest total collects single stake from each player above it."),
+}
+
+
 @dataclass(frozen=True)
 class Situation:
     """One way a Tonk hand ends, with sample totals; `expect` is net stake units, checked against the engine."""
 
-    id: str
-    title: str  # English msgid (common domain)
-    rule: str  # English msgid: who pays whom, in words
+    id: str  # a key of SITUATION_TEXT
     totals: dict[str, int]
     how: str  # dealt | went_out | went_out_discard | knock | stock_out
     expect: dict[str, int]
@@ -77,40 +90,24 @@ class Situation:
 
 SITUATIONS = {
     2: (
-        Situation("dealt", "Dealt tonk", "A dealt hand of 49 or 50 wins double stake from each other player.",
-                  {"A": 49, "B": 31}, "dealt", {"A": 2, "B": -2}),
-        Situation("two-dealt", "Two dealt tonks", "Nobody pays; shuffle and deal again.",
-                  {"A": 50, "B": 49}, "dealt", {"A": 0, "B": 0}),
-        Situation("tonk-out", "Tonk out", "Every card played without a discard: double stake from each player.",
-                  {"A": 0, "B": 23}, "went_out", {"A": 2, "B": -2}, winner="A"),
-        Situation("out", "Out after discarding", "Hand emptied by the last discard: single stake from each player.",
-                  {"A": 0, "B": 17}, "went_out_discard", {"A": 1, "B": -1}, winner="A"),
-        Situation("knock-low", "Knock, and lowest", "The knocker's total is strictly lowest: single stake from each player.",
-                  {"A": 6, "B": 14}, "knock", {"A": 1, "B": -1}, knocker="A"),
-        Situation("caught", "Knock, caught", "Someone is equal or lower: the knocker pays them double stake.",
-                  {"A": 11, "B": 5}, "knock", {"A": -3, "B": 3}, knocker="A"),
-        Situation("caught-tie", "Caught with a tie for low", "A tie with the knocker still catches the knocker.",
-                  {"A": 8, "B": 8}, "knock", {"A": -3, "B": 3}, knocker="A"),
-        Situation("stock-out", "Stock runs out", "The lowest total collects single stake from each other player.",
-                  {"A": 9, "B": 15}, "stock_out", {"A": 1, "B": -1}),
+        Situation("dealt", {"A": 49, "B": 31}, "dealt", {"A": 2, "B": -2}),
+        Situation("two-dealt", {"A": 50, "B": 49}, "dealt", {"A": 0, "B": 0}),
+        Situation("tonk-out", {"A": 0, "B": 23}, "went_out", {"A": 2, "B": -2}, winner="A"),
+        Situation("out", {"A": 0, "B": 17}, "went_out_discard", {"A": 1, "B": -1}, winner="A"),
+        Situation("knock-low", {"A": 6, "B": 14}, "knock", {"A": 1, "B": -1}, knocker="A"),
+        Situation("caught", {"A": 11, "B": 5}, "knock", {"A": -3, "B": 3}, knocker="A"),
+        Situation("caught-tie", {"A": 8, "B": 8}, "knock", {"A": -3, "B": 3}, knocker="A"),
+        Situation("stock-out", {"A": 9, "B": 15}, "stock_out", {"A": 1, "B": -1}),
     ),
     3: (
-        Situation("dealt", "Dealt tonk", "A dealt hand of 49 or 50 wins double stake from each other player.",
-                  {"A": 49, "B": 31, "C": 26}, "dealt", {"A": 4, "B": -2, "C": -2}),
-        Situation("two-dealt", "Two dealt tonks", "Nobody pays; shuffle and deal again.",
-                  {"A": 50, "B": 49, "C": 22}, "dealt", {"A": 0, "B": 0, "C": 0}),
-        Situation("tonk-out", "Tonk out", "Every card played without a discard: double stake from each player.",
-                  {"A": 0, "B": 23, "C": 12}, "went_out", {"A": 4, "B": -2, "C": -2}, winner="A"),
-        Situation("out", "Out after discarding", "Hand emptied by the last discard: single stake from each player.",
-                  {"A": 0, "B": 17, "C": 30}, "went_out_discard", {"A": 2, "B": -1, "C": -1}, winner="A"),
-        Situation("knock-low", "Knock, and lowest", "The knocker's total is strictly lowest: single stake from each player.",
-                  {"A": 6, "B": 14, "C": 21}, "knock", {"A": 2, "B": -1, "C": -1}, knocker="A"),
-        Situation("caught", "Knock, caught", "The knocker pays double stake to each player equal or lower; the lowest collects single stake from each player above it.",
-                  {"A": 11, "B": 5, "C": 19}, "knock", {"A": -3, "B": 4, "C": -1}, knocker="A"),
-        Situation("caught-tie", "Caught with a tie for low", "A tie with the knocker still catches the knocker; the other low player collects.",
-                  {"A": 8, "B": 8, "C": 19}, "knock", {"A": -3, "B": 4, "C": -1}, knocker="A"),
-        Situation("stock-out", "Stock runs out", "Each player with the lowest total collects single stake from each player above it.",
-                  {"A": 9, "B": 9, "C": 15}, "stock_out", {"A": 1, "B": 1, "C": -2}),
+        Situation("dealt", {"A": 49, "B": 31, "C": 26}, "dealt", {"A": 4, "B": -2, "C": -2}),
+        Situation("two-dealt", {"A": 50, "B": 49, "C": 22}, "dealt", {"A": 0, "B": 0, "C": 0}),
+        Situation("tonk-out", {"A": 0, "B": 23, "C": 12}, "went_out", {"A": 4, "B": -2, "C": -2}, winner="A"),
+        Situation("out", {"A": 0, "B": 17, "C": 30}, "went_out_discard", {"A": 2, "B": -1, "C": -1}, winner="A"),
+        Situation("knock-low", {"A": 6, "B": 14, "C": 21}, "knock", {"A": 2, "B": -1, "C": -1}, knocker="A"),
+        Situation("caught", {"A": 11, "B": 5, "C": 19}, "knock", {"A": -3, "B": 4, "C": -1}, knocker="A"),
+        Situation("caught-tie", {"A": 8, "B": 8, "C": 19}, "knock", {"A": -3, "B": 4, "C": -1}, knocker="A"),
+        Situation("stock-out", {"A": 9, "B": 9, "C": 15}, "stock_out", {"A": 1, "B": 1, "C": -2}),
     ),
 }
 

@@ -7,7 +7,7 @@ from markupsafe import Markup
 
 from ..i18n import Translator
 from ..model import GameModel
-from ..sheets import SITUATIONS, SheetOptions, ranking_rows, transfers
+from ..sheets import SITUATION_TEXT, SITUATIONS, SheetOptions, ranking_rows, transfers
 from .html import environment, finish, locale_globals
 
 ROUNDS = 6
@@ -59,8 +59,10 @@ def payout_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
                 owed[(t.payer, t.payee)] = owed.get((t.payer, t.payee), 0) + t.amount
             moves = [{"payer": payer, "payee": payee, "amount": units * opts.stake,
                       "text": tr.money(units * opts.stake, currency)} for (payer, payee), units in owed.items()]
-            cells.append({"players": n, "totals": s.totals, "transfers": moves})
-        rows.append({"id": situation.id, "title": situation.title, "rule": situation.rule, "cells": cells})
+            totals_text = " · ".join(f"{p} {tr.number(t)}" for p, t in s.totals.items())
+            cells.append({"players": n, "totals": s.totals, "totals_text": totals_text, "transfers": moves})
+        title, rule = SITUATION_TEXT[situation.id]
+        rows.append({"id": situation.id, "title": title, "rule": rule, "cells": cells})
     return _render("payout-sheet.html.j2", model, tr, "Tonk payouts", "payout-sheet",
                    rows=rows, stake_text=tr.money(opts.stake, currency))
 
