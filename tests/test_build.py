@@ -74,8 +74,8 @@ def test_changed_fact_reaches_every_locale(project):
         html = (project / f"output/{code}/bunco/rulebook.html").read_text(encoding="utf-8")
         # The play section quotes the fact in prose and shows the engine's score of a Bunco.
         section = re.search(r'<section id="play">(.*?)</section>', html, re.S).group(1)
-        assert "25".translate(NATIVE.get(code, {})) in section, code
-        assert "21".translate(NATIVE.get(code, {})) not in section, code
+        assert re.search(r"\b%s\b" % "25".translate(NATIVE.get(code, {})), section), code
+        assert not re.search(r"\b%s\b" % "21".translate(NATIVE.get(code, {})), section), code
 
 
 def test_build_refuses_example_disagreeing_with_engine(project):
