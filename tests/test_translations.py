@@ -97,3 +97,13 @@ def test_glossary_covers_the_game_terms(code):
     }
     for game, terms in required.items():
         assert terms <= set(glossary.get(game, {})), f"{game}: missing {sorted(terms - set(glossary.get(game, {})))}"
+
+
+@pytest.mark.parametrize("key", sorted(k for k in DOCS if k[1] == "ko"), ids=lambda k: "/".join(map(str, k)))
+def test_korean_words_cannot_break(key):
+    """WeasyPrint ignores `word-break: keep-all`: every Korean word must sit in a no-wrap span."""
+    body = DOCS[key].split("<body", 1)[1]
+    body = re.sub(r"<(style|svg)\b.*?</\1>", " ", body, flags=re.S)
+    body = re.sub(r'<span class="kw">[^<]*</span>', " ", body)
+    body = re.sub(r"<[^>]+>", " ", body)  # attribute values (aria-label) are not laid out
+    assert not re.findall(r"\S*[\uac00-\ud7af]\S*", body)
