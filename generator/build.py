@@ -67,6 +67,8 @@ class Report:
     #: PDFs rendered by this build, and artifacts taken unchanged from the cache or last build.
     built: int = 0
     reused: int = 0
+    #: Nothing changed since the last build into the same folder: nothing was written.
+    noop: bool = False
 
 
 def _choose(values: tuple[str, ...], known: tuple[str, ...], what: str) -> None:
@@ -198,7 +200,7 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     state = cache.read_state(opts.out)
     if state.get("key") == key and cache.output_intact(opts.out):
         entries = json.loads((opts.out / "manifest.json").read_text(encoding="utf-8"))
-        return Report(entries, seconds=time.perf_counter() - start, reused=len(entries))
+        return Report(entries, seconds=time.perf_counter() - start, reused=len(entries), noop=True)
     prep = prepare(opts)
     docs = render_html(prep, opts)
     files: dict[str, bytes] = {}
@@ -241,10 +243,15 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
         entries.append(_entry(art, data, pages))
     from .site import render_site
 
-    # The static site links to the PDFs, so it is made last, from the finished entries.
-    files.update(render_site(prep, docs, entries, opts, files=files))
+    full = set(opts.games) == set(GAMES) and set(opts.locales) == set(LOCALES)
+    keep_site = not full and (opts.out / "site").is_dir()
+    if not keep_site:
+        # The static site links to the PDFs, so it is made last, from the finished entries.
+        files.update(render_site(prep, docs, entries, opts, files=files))
     sizes = {e["path"]: len(files[e["path"]]) for e in entries}
-    write_output(opts.out, files, entries, state={"key": key, "sizes": sizes})
+    # A build of some games or locales leaves the site of the last full build in place.
+    write_output(opts.out, files, entries, state={"key": key, "sizes": sizes},
+                 keep=("site",) if keep_site else ())
     if set(opts.games) == set(GAMES) and set(opts.locales) == set(LOCALES) and set(opts.papers) == set(PAPERS):
         pdfs.prune({k for *_, k in pdf_jobs})  # a full build knows every PDF still wanted
     return Report(entries, seconds=time.perf_counter() - start, built=len(todo),
@@ -295,7 +302,8 @@ def _remove_leftovers(out: Path) -> None:
             shutil.rmtree(path, ignore_errors=True)
 
 
-def write_output(out: Path, files: dict[str, bytes], entries: list[dict], state: dict | None = None) -> None:
+def write_output(out: Path, files: dict[str, bytes], entries: list[dict], state: dict | None = None,
+                 keep: tuple[str, ...] = ()) -> None:
     """Write into a fresh sibling folder, then swap it in: a failure leaves the old output intact.
 
     Artifacts of the previous build that this build did not plan (a build of one locale) are
@@ -325,6 +333,8 @@ def write_output(out: Path, files: dict[str, bytes], entries: list[dict], state:
             target = tmp / e["path"]
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(out / e["path"], target)
+        for folder in keep:
+            shutil.copytree(out / folder, tmp / folder)
         manifest = sorted(entries + kept, key=lambda e: e["path"])
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         if state is not None and not kept:

@@ -129,7 +129,7 @@ def _run(args) -> int:
     for e in report.artifacts:
         kinds[e["format"]] = kinds.get(e["format"], 0) + 1
     made = ", ".join(f"{n} {fmt.upper()}" for fmt, n in sorted(kinds.items()))
-    if report.built == 0 and report.reused == len(report.artifacts):
+    if report.noop:
         print(f"nothing changed: {len(report.artifacts)} artifacts ({made}) in {opts.out} are up to date ({report.seconds:.2f} s)")
     else:
         print(f"built {report.built} PDFs, reused {report.reused}, failed 0: {len(report.artifacts)} artifacts "

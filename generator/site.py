@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import posixpath
 from dataclasses import dataclass
 from xml.sax.saxutils import escape as xml_escape
 
+from babel import Locale
 from babel.core import get_global
 from babel.units import format_unit
 from markupsafe import Markup
 
-from . import GAMES, LOCALES
+from . import GAMES, LOCALES, webfonts
 from .errors import CheckFailed, Problem
-from .i18n import DIGITS, SOURCE_LOCALE, Translator
-from .render.html import ExampleView, SectionView, environment, locale_globals, model_text
-from .render.markdown import render_prose
-from . import webfonts
+from .i18n import DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, catalog_path
+from .render.html import SectionView, environment, locale_globals, model_text
+from .render.html import rulebook_sections as html_sections
+from .yamlsource import display_path
 
 SITE = "site"
 DEFAULT_BASE_URL = "https://example.org/rules/"
@@ -58,9 +61,10 @@ class Page:
 def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     """Files of the static site by path relative to output/ (site/...).
 
-    The rulebook pages are rendered again through templates/site rather than cut out of `docs`:
-    the print document has its own banner and contents landmarks, and the site needs one of each.
-    PDFs are copied into the site (from `files`) so that site/ alone can be published.
+    `docs` (the print HTML) is not cut up: the rulebook pages are rendered again through
+    templates/site, because the print document has its own banner and contents landmarks where the
+    site needs one of each, and browsers keep Korean words whole with CSS where WeasyPrint needs
+    no-wrap spans. PDFs are copied into the site (from `files`) so that site/ alone can be published.
     """
     base_url = getattr(opts, "base_url", DEFAULT_BASE_URL)
     base_url = base_url if base_url.endswith("/") else base_url + "/"
@@ -78,17 +82,11 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
         for game in games:
             pages[f"{code}/{game}/index.html"] = ctx.game_page(code, game)
     if getattr(opts, "strict", False):
-        _refuse_fallbacks(trs, misses_before)
+        _refuse_fallbacks(trs, misses_before, getattr(opts, "locales_dir", None))
 
-    stacks = {code: tr.config.fonts for code, tr in trs.items()}
-    for font_set in [CHOOSER, *trs]:
-        htmls = [p.html for p in pages.values() if p.font_set == font_set]
-        main = pages["index.html"].lang if font_set == CHOOSER else font_set
-        native = DIGITS[trs[main].config.digits]
-        fonts = webfonts.build_set(font_set, htmls, stacks, main, CLASS_FONTS, extra=native)
-        for f in fonts:
-            out[f"{SITE}/fonts/{f.filename}"] = f.data
-        out[f"{SITE}/fonts/{font_set}.css"] = webfonts.font_face_css(fonts).encode("utf-8")
+    stacks = font_stacks(trs)
+    out.update(_web_fonts(pages, trs, stacks, getattr(opts, "jobs", 0) or os.cpu_count() or 1,
+                          full=set(trs) == set(LOCALES) and set(games) == set(GAMES)))
     css = environment().get_template("site/style.css.j2").render(stacks=stacks, font_stack=Markup("sans-serif"))
     out[f"{SITE}/style.css"] = css.encode("utf-8")
     for path, page in pages.items():
@@ -98,10 +96,39 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     return dict(sorted(out.items()))
 
 
+def _web_fonts(pages: dict[str, Page], trs: dict[str, Translator], stacks: dict[str, tuple[str, ...]],
+               jobs: int, full: bool) -> dict[str, bytes]:
+    """fonts/<set>.css and the WOFF2 subsets it names, for the chooser and each locale."""
+    plans = {}
+    for font_set in [CHOOSER, *trs]:
+        htmls = [p.html for p in pages.values() if p.font_set == font_set]
+        main = pages["index.html"].lang if font_set == CHOOSER else font_set
+        native = DIGITS[trs[main].config.digits]  # list numbers and later edits may use any digit
+        plans[font_set] = webfonts.plan_set(font_set, htmls, stacks, main, CLASS_FONTS, extra=native)
+    subsets = webfonts.make_subsets(plans, jobs=jobs, cache_dir=webfonts.CACHE_DIR)
+    if full:
+        webfonts.prune_cache(subsets, webfonts.CACHE_DIR)  # a full build knows every subset still wanted
+    out = {}
+    for font_set, plan in plans.items():
+        fonts = webfonts.choose_faces(plan, subsets)
+        for f in fonts:
+            out[f"{SITE}/fonts/{f.filename}"] = f.data
+        out[f"{SITE}/fonts/{font_set}.css"] = webfonts.font_face_css(fonts).encode("utf-8")
+    return out
+
+
+def font_stacks(trs: dict[str, Translator]) -> dict[str, tuple[str, ...]]:
+    """Each locale's fonts (locale.toml), then every other locale's.
+
+    The tail matters: an English fallback passage in a Bengali page is tagged lang="en" but its
+    numbers are in Bengali digits, and a language switcher names every language in its own script.
+    """
+    every = tuple(dict.fromkeys(f for tr in trs.values() for f in tr.config.fonts))
+    return {code: tuple(dict.fromkeys(tr.config.fonts + every)) for code, tr in trs.items()}
+
+
 def _native_name(code: str) -> str:
     """The language's name in itself; capitalised because it stands alone in a menu (CLDR uiListOrMenu)."""
-    from babel import Locale
-
     name = Locale.parse(code).get_display_name(code)
     return name[:1].upper() + name[1:]
 
@@ -144,15 +171,15 @@ def _downloads(entries, files, trs, out) -> dict[tuple[str, str], list[Download]
     return result
 
 
-def _refuse_fallbacks(trs: dict[str, Translator], before: dict[str, int]) -> None:
+def _refuse_fallbacks(trs: dict[str, Translator], before: dict[str, int], locales_dir) -> None:
     """Under --strict a site string shown in English fails the build, as a rulebook string does."""
     problems, seen = [], set()
     for code, tr in trs.items():
         for miss in tr.misses[before[code]:]:
             if (code, miss.domain, miss.msgid) not in seen:
                 seen.add((code, miss.domain, miss.msgid))
-                problems.append(Problem(f"locales/{code}/LC_MESSAGES/{miss.domain}.po", None,
-                                        f"{miss.reason} translation: {miss.msgid[:60]!r}"))
+                path = catalog_path(code, miss.domain, locales_dir or LOCALES_DIR)
+                problems.append(Problem(display_path(path), None, f"{miss.reason} translation: {miss.msgid[:60]!r}"))
     if problems:
         raise CheckFailed(problems)
 
@@ -170,11 +197,17 @@ class _Context:
 
     def _common(self, code: str, path: str, og_type: str) -> dict:
         """Head and link context; each template sets its own title and description (so they are extracted)."""
-        depth = path.count("/")
-        root = "../" * depth
         url_path = path[: -len("index.html")]
+        here = posixpath.dirname(path) or "."
+
+        def url(target: str) -> str:
+            """A link from this page to target (a path under site/), relative so the site works from disk."""
+            return posixpath.relpath(target, here)
+
         return {
-            "lang": code, "root": root, "path": path, "canonical": self.base_url + url_path,
+            "url": url, "lang": code, "canonical": self.base_url + url_path,
+            # The brand link leads to the locale's own index (the chooser links to itself).
+            "home": "index.html" if path == "index.html" else f"{code}/index.html",
             "og_type": og_type, "og_locale": og_locale(code),
             "og_alternates": [og_locale(c) for c in self.trs if c != code],
             "digits": self.trs[code].config.digits,
@@ -186,6 +219,7 @@ class _Context:
                 for c, name in self.languages.items()]
 
     def _alternates(self, target: str, x_default: str) -> list[dict]:
+        """hreflang links to target in every locale; x-default is the chooser for locale indexes, else English."""
         alts = [{"hreflang": c, "href": self.base_url + c + "/" + target.removesuffix("index.html")} for c in self.trs]
         return alts + [{"hreflang": "x-default", "href": self.base_url + x_default}]
 
@@ -202,9 +236,7 @@ class _Context:
         names = [model_text(tr, g, self.prep.models[g].model.name, self.prep.values[g]) for g in self.games]
         common = self._common(code, "index.html", "website")
         html = self._render("site/chooser.html.j2", code, **common, choices=choices, game_names=names,
-                            alternates=self._alternates("index.html", "")[:-1]
-                            + [{"hreflang": "x-default", "href": self.base_url}],
-                            font_set=CHOOSER)
+                            alternates=self._alternates("index.html", ""), font_set=CHOOSER)
         return Page(html, CHOOSER, code)
 
     def _games(self, code: str) -> list[dict]:
@@ -242,17 +274,8 @@ class _Context:
 
 
 def rulebook_sections(prep, game: str, tr: Translator) -> list[SectionView]:
-    """The rulebook's sections and worked examples, as render.html.render_rulebook builds them."""
-    model, outcomes, values = prep.models[game].model, prep.outcomes[game], prep.values[game]
-    sections = []
-    for s in model.sections:
-        examples = tuple(
-            ExampleView(outcomes[e].example, model_text(tr, game, outcomes[e].example.caption, values),
-                        outcomes[e].input.model_dump(), outcomes[e].result)
-            for e in s.examples)
-        sections.append(SectionView(s.id, model_text(tr, game, s.title, values),
-                                    render_prose(s.body, game, tr, values), examples))
-    return sections
+    """The rulebook's sections and worked examples, exactly as the print rulebook has them."""
+    return html_sections(prep.models[game].model, prep.outcomes[game], tr, prep.values[game])
 
 
 def _sitemap(pages: dict[str, Page], base_url: str, lastmod: dict) -> str:

@@ -2,25 +2,35 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import io
+import json
+import os
 import re
 import shutil
 import subprocess
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
+import fontTools
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
+from . import PROJECT_DIR
 from .errors import CheckFailed, Problem
 
 #: Every subset carries this head.modified (2026-01-01 in seconds since 1904): without it fontTools
 #: would stamp the build time and two builds would differ byte for byte.
-FIXED_TIMESTAMP = 3849984000
+FIXED_TIMESTAMP = int((dt.datetime(2026, 1, 1) - dt.datetime(1904, 1, 1)).total_seconds())
 #: The limit the issue sets for one locale's fonts; bold faces are added only while they fit.
 BUDGET = 150_000
+#: Subsets of earlier builds, by face and characters; bump CACHE_VERSION when the options change.
+CACHE_DIR = PROJECT_DIR / ".cache" / "webfonts"
+CACHE_VERSION = 1
 #: Always in a subset, whatever the pages hold: numbers and Latin words arrive with later edits.
 BASIC = frozenset(chr(c) for c in range(0x20, 0x7F))
 WEIGHTS = {400: "", 700: ":bold"}
@@ -51,6 +61,7 @@ class WebFont:
     data: bytes
 
 
+@lru_cache(maxsize=None)
 def find_font(family: str, weight: int = 400) -> FontFile | None:
     """The file fontconfig uses for family at weight, or None when it would substitute another family."""
     if not shutil.which("fc-match"):
@@ -60,8 +71,9 @@ def find_font(family: str, weight: int = 400) -> FontFile | None:
     lines = out.split("\n")
     if len(lines) < 4 or family not in [f.strip() for f in lines[2].split(",")]:
         return None
-    # fontconfig weights: 80 regular, 200 bold. A family without a bold file answers with its regular one.
-    if weight == 700 and int(float(lines[3] or 0)) < 200:
+    # fontconfig weights: 80 regular, 200 bold. A family without a bold file answers with its regular one
+    # (a variable font answers with a range such as "[0 210]": we cut static instances only).
+    if weight == 700 and not re.fullmatch(r"\d+(\.\d+)?", lines[3]) or weight == 700 and float(lines[3]) < 200:
         return None
     return FontFile(family, weight, Path(lines[0]), int(lines[1] or 0))
 
@@ -76,7 +88,7 @@ def cmap(font: FontFile) -> frozenset[str]:
 class _TextByStack(HTMLParser):
     """Rendered text of a page, grouped by the font stack the stylesheet gives it.
 
-    The stack follows the nearest `lang` (site.css has one `:lang()` rule per locale) unless a class
+    The stack follows the nearest `lang` (style.css has one `:lang()` rule per locale) unless a class
     names its own fonts (`.card .suit` is drawn in DejaVu Sans).
     """
 
@@ -149,10 +161,18 @@ def assign(text: dict[tuple[str, ...], set[str]], where: str) -> dict[str, set[s
     return by_family
 
 
-def subset_woff2(font: FontFile, chars: frozenset[str]) -> bytes:
-    """A WOFF2 subset holding chars, with every layout feature that shapes them kept."""
+def slug(family: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", family.lower()).strip("-")
+
+
+def _filename(family: str, weight: int, data: bytes) -> str:
+    """Named by content: page sets that need the same subset share one file (and one download)."""
+    return f"{slug(family)}-{weight}-{hashlib.sha256(data).hexdigest()[:10]}.woff2"
+
+
+def _options(flavor: str | None) -> subset.Options:
     opts = subset.Options()
-    opts.flavor = "woff2"
+    opts.flavor = flavor
     # Hints matter little on screens at text sizes and cost a third of the bytes; desubroutinized
     # CFF (the CJK face) compresses better under Brotli.
     opts.hinting = False
@@ -161,45 +181,128 @@ def subset_woff2(font: FontFile, chars: frozenset[str]) -> bytes:
     # '*' keeps locl (Nepali digit and letter forms under lang="ne") and every Indic shaping feature.
     opts.layout_features = ["*"]
     opts.notdef_outline = True
-    with TTFont(font.path, fontNumber=font.index, recalcTimestamp=False, lazy=False) as tt:
-        sub = subset.Subsetter(opts)
+    # FontForge's FFTM table is nothing but timestamps.
+    opts.drop_tables = [*opts.drop_tables, "FFTM"]
+    return opts
+
+
+def _subset(source, font_number: int, chars: frozenset[str], flavor: str | None) -> bytes:
+    with TTFont(source, fontNumber=font_number, recalcTimestamp=False, lazy=True) as tt:
+        sub = subset.Subsetter(_options(flavor))
         sub.populate(unicodes=sorted(ord(c) for c in chars))
         sub.subset(tt)
         tt["head"].modified = FIXED_TIMESTAMP
-        tt.flavor = "woff2"
+        tt.flavor = flavor
         buf = io.BytesIO()
         tt.save(buf, reorderTables=True)
     return buf.getvalue()
 
 
-def slug(family: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", family.lower()).strip("-")
+def subset_woff2(face: FontFile, chars: frozenset[str]) -> bytes:
+    """One WOFF2 subset straight from the installed file (what the two-step path must reproduce)."""
+    return _subset(face.path, face.index, chars, "woff2")
 
 
-def build_set(name: str, pages: list[str], stacks: dict[str, tuple[str, ...]], main_lang: str,
-              class_fonts: dict[str, tuple[str, ...]], extra: str = "") -> list[WebFont]:
-    """The subsets one page set needs: regular faces always, bold faces while the set stays in BUDGET."""
+def _subset_face(face: FontFile, charsets: list[frozenset[str]]) -> list[bytes]:
+    """WOFF2 subsets of one face for several character sets (one worker's job).
+
+    Reading the CJK collection or Noto Sans' layout tables takes seconds, so the face is read once,
+    cut down to the union of the sets, and each WOFF2 is cut from that small font.
+    """
+    if len(charsets) == 1:
+        return [subset_woff2(face, charsets[0])]
+    union = frozenset().union(*charsets)
+    small = _subset(face.path, face.index, union, None)
+    return [_subset(io.BytesIO(small), 0, chars, "woff2") for chars in charsets]
+
+
+def _cache_key(face: FontFile, chars: frozenset[str]) -> str:
+    st = face.path.stat()
+    ident = [CACHE_VERSION, fontTools.version, str(face.path), face.index, st.st_size, st.st_mtime_ns,
+             "".join(sorted(chars))]
+    return hashlib.sha256(json.dumps(ident).encode("utf-8")).hexdigest()
+
+
+def make_subsets(plans: dict[str, dict[str, frozenset[str]]], jobs: int = 1,
+                 cache_dir: Path | None = None) -> dict[tuple[str, int, frozenset[str]], bytes]:
+    """Every regular and bold subset the page sets could use, by (family, weight, chars).
+
+    Subsets come from the cache when the same face was cut to the same characters before (a
+    rebuild where only some text changed); the rest are made in `jobs` worker processes.
+    """
+    wanted: dict[FontFile, set[frozenset[str]]] = {}
+    for plan in plans.values():
+        for family, chars in plan.items():
+            for weight in WEIGHTS:
+                face = find_font(family, weight)
+                if face is not None:
+                    wanted.setdefault(face, set()).add(chars)
+    done: dict[tuple[str, int, frozenset[str]], bytes] = {}
+    todo: list[tuple[FontFile, list[frozenset[str]]]] = []
+    for face, charsets in wanted.items():
+        missing = []
+        for chars in sorted(charsets, key=lambda c: "".join(sorted(c))):
+            cached = cache_dir / f"{_cache_key(face, chars)}.woff2" if cache_dir else None
+            if cached is not None and cached.is_file():
+                done[(face.family, face.weight, chars)] = cached.read_bytes()
+            else:
+                missing.append(chars)
+        if missing:
+            todo.append((face, missing))
+    # Biggest jobs first (the CJK faces), so no worker is left alone with one at the end.
+    todo.sort(key=lambda job: -len(frozenset().union(*job[1])))
+    if jobs > 1 and len(todo) > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+            results = list(pool.map(_subset_face, [f for f, _ in todo], [c for _, c in todo]))
+    else:
+        results = [_subset_face(face, charsets) for face, charsets in todo]
+    for (face, charsets), datas in zip(todo, results):
+        for chars, data in zip(charsets, datas):
+            done[(face.family, face.weight, chars)] = data
+            if cache_dir is not None:
+                cache_dir.mkdir(parents=True, exist_ok=True)
+                path = cache_dir / f"{_cache_key(face, chars)}.woff2"
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_bytes(data)
+                tmp.replace(path)
+    return done
+
+
+def prune_cache(subsets: dict[tuple[str, int, frozenset[str]], bytes], cache_dir: Path | None) -> None:
+    """Forget cached subsets this build did not use (called after a build of every locale)."""
+    if cache_dir is None or not cache_dir.is_dir():
+        return
+    keep = {f"{_cache_key(find_font(family, weight), chars)}.woff2" for family, weight, chars in subsets}
+    for path in cache_dir.iterdir():
+        if path.name not in keep:
+            path.unlink(missing_ok=True)
+
+
+def plan_set(name: str, pages: list[str], stacks: dict[str, tuple[str, ...]], main_lang: str,
+             class_fonts: dict[str, tuple[str, ...]], extra: str = "") -> dict[str, frozenset[str]]:
+    """Which characters of one page set each family must draw, as the browser's fallback will pick them."""
     text: dict[tuple[str, ...], set[str]] = {}
     for html in pages:
         for stack, chars in text_by_stack(html, stacks, class_fonts).items():
-            text.setdefault(stack, set()).update(chars)
+            # `text-transform: uppercase` (kickers, labels) draws capitals the text itself lacks: è -> È.
+            text.setdefault(stack, set()).update(chars, *(c.upper() for c in chars))
     text.setdefault(stacks[main_lang], set()).update(BASIC | set(extra))
-    by_family = assign(text, f"site/fonts/{name}")
-    fonts = []
-    for family, chars in sorted(by_family.items()):
-        face = find_font(family)
-        data = subset_woff2(face, frozenset(chars))
-        fonts.append(WebFont(family, 400, f"{name}-{slug(family)}-400.woff2", frozenset(chars), data))
+    return {family: frozenset(chars) for family, chars in assign(text, f"site/fonts/{name}").items()}
+
+
+def choose_faces(plan: dict[str, frozenset[str]], subsets: dict) -> list[WebFont]:
+    """One page set's faces: regular always, bold while the set stays within BUDGET."""
+    fonts = [WebFont(family, 400, _filename(family, 400, data), chars, data)
+             for family, chars in sorted(plan.items()) for data in [subsets[(family, 400, chars)]]]
     total = sum(len(f.data) for f in fonts)
     # Cheapest first: Latin bold costs a few KB, a bold Hangul face as much as the regular one.
     for regular in sorted(fonts, key=lambda f: (len(f.data), f.family)):
-        face = find_font(regular.family, 700)
-        if face is None:
-            continue  # the browser synthesises bold from the regular face
-        data = subset_woff2(face, regular.chars)
+        data = subsets.get((regular.family, 700, regular.chars))
+        if data is None or not regular.chars <= cmap(find_font(regular.family, 700)):
+            continue  # no (complete) bold file: the browser synthesises bold from the regular face
         if total + len(data) < BUDGET:
             total += len(data)
-            fonts.append(WebFont(regular.family, 700, f"{name}-{slug(regular.family)}-700.woff2", regular.chars, data))
+            fonts.append(WebFont(regular.family, 700, _filename(regular.family, 700, data), regular.chars, data))
     return sorted(fonts, key=lambda f: (f.family, f.weight))
 
 
@@ -224,3 +327,12 @@ def font_face_css(fonts: list[WebFont]) -> str:
             f'@font-face {{ font-family: "{f.family}"; font-style: normal; font-weight: {f.weight}; '
             f'font-display: swap; src: url("{f.filename}") format("woff2"); unicode-range: {unicode_range(f.chars)}; }}')
     return "\n".join(out) + "\n"
+
+
+def set_bytes(site: Path) -> dict[str, int]:
+    """Bytes of web fonts each page set's fonts/<set>.css names (for `make bench` and the budget test)."""
+    out = {}
+    for css in sorted((site / "fonts").glob("*.css")):
+        names = set(re.findall(r'url\("([^"]+)"\)', css.read_text(encoding="utf-8")))
+        out[css.stem] = sum((css.parent / n).stat().st_size for n in names)
+    return out

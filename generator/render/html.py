@@ -97,8 +97,8 @@ def model_text(tr: Translator, game: str, text: str, values: dict) -> Markup:
     return _fill_markup(tr, translated, fallback, values)
 
 
-def render_rulebook(model: GameModel, outcomes: dict[str, Outcome], tr: Translator, values: dict) -> str:
-    """The rulebook of one game in one locale, as a complete HTML document."""
+def rulebook_sections(model: GameModel, outcomes: dict[str, Outcome], tr: Translator, values: dict) -> list[SectionView]:
+    """The rulebook's sections with their worked examples, translated; shared by print and site."""
     game = model.game
     sections = []
     for s in model.sections:
@@ -108,14 +108,21 @@ def render_rulebook(model: GameModel, outcomes: dict[str, Outcome], tr: Translat
             for e in s.examples)
         sections.append(SectionView(s.id, model_text(tr, game, s.title, values),
                                     render_prose(s.body, game, tr, values), examples))
+    return sections
+
+
+def render_rulebook(model: GameModel, outcomes: dict[str, Outcome], tr: Translator, values: dict) -> str:
+    """The rulebook of one game in one locale, as a complete HTML document."""
+    game = model.game
     misses_before = len(tr.misses)
+    sections = rulebook_sections(model, outcomes, tr, values)
     name = model_text(tr, game, model.name, values)
     tagline = model_text(tr, game, model.tagline, values)
     g = locale_globals(tr)
     template = environment().get_template("rulebook.html.j2")
     html = template.render(
-        **g, title=name.striptags(), game_name=name, tagline=tagline, description=tagline.striptags(), author=model.author,
-        published=model.published.isoformat(), body_class=f"rulebook game-{game}", sections=sections,
-        fallback_count=len(tr.misses) or misses_before,
+        **g, title=name.striptags(), game_name=name, tagline=tagline, description=tagline.striptags(),
+        author=model.author, published=model.published.isoformat(), body_class=f"rulebook game-{game}",
+        sections=sections, fallback_count=len(tr.misses) - misses_before,
     )
     return finish(html, tr)
