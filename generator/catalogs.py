@@ -10,7 +10,7 @@ from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import write_po
 
-from . import GAMES, LOCALES, PROJECT_DIR
+from . import GAMES, PROJECT_DIR
 from .errors import CheckFailed, Problem
 from .i18n import COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, placeholder_problems, read_catalog
 from .model import load_model, translatable_units

@@ -18,7 +18,6 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_currency, format_decimal, parse_pattern
 from babel.support import Translations
-from markupsafe import Markup, escape
 
 from . import LOCALES, PROJECT_DIR
 from .errors import InputError, Problem

@@ -5,9 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from pathlib import Path
 
-import pytest
 from pypdf import PdfReader
 
 from generator import GAMES, LOCALES
@@ -58,10 +56,6 @@ def test_every_page_has_html_lang(full_build):
         if e["format"] == "html":
             html = (full_build / e["path"]).read_text(encoding="utf-8")
             assert f'<html lang="{e["locale"]}">' in html
-
-
-def _facts_line(path: Path, key: str) -> str:
-    return next(line for line in path.read_text(encoding="utf-8").splitlines() if line.strip().startswith(key + ":"))
 
 
 def test_changed_fact_reaches_every_locale(project):
