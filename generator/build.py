@@ -135,9 +135,10 @@ def prepare(opts: Options) -> Prepared:
 
     for tr in translators.values():
         currency = opts.sheets.currency or tr.config.currency
-        exponent = -opts.sheets.stake.normalize().as_tuple().exponent
+        stake = opts.sheets.stake if opts.sheets.stake is not None else tr.config.stake
+        exponent = -stake.normalize().as_tuple().exponent
         if exponent > get_currency_precision(currency):
-            raise InputError(Problem("command line", None, f"--stake {opts.sheets.stake} has more decimals than {currency} uses"))
+            raise InputError(Problem("command line", None, f"--stake {stake} has more decimals than {currency} uses"))
     values = {g: {**m.model.facts, **derived_values(g)} for g, m in models.items()}
     return Prepared(models, translators, outcomes, values)
 

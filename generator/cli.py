@@ -72,7 +72,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--per-page", type=int, default=1, help="tally sheets per page: 1, 2 or 4, with cut lines")
     s.add_argument("--copies", type=int, default=1, help="pages of tally sheets (default 1)")
     s.add_argument("--tables", type=int, default=3, help="Bunco tables, one scorepad each (default 3)")
-    s.add_argument("--stake", default="1", help="Tonk stake for the payout sheet (default 1)")
+    s.add_argument("--stake", default=None, help="Tonk stake for the payout sheet (default: the locale's usual stake)")
     s.add_argument("--currency", default=None, help="currency for the payout sheet (default: the locale's)")
 
     c = sub.add_parser("check", help="validate models, run every worked example, check catalogs and fonts; render nothing")
@@ -116,7 +116,8 @@ def _run(args) -> int:
     from .sheets import SheetOptions, parse_stake
 
     sheets = SheetOptions(sets=args.sets, group=args.group, date=args.date, per_page=args.per_page,
-                          copies=args.copies, tables=args.tables, stake=parse_stake(args.stake),
+                          copies=args.copies, tables=args.tables,
+                          stake=None if args.stake is None else parse_stake(args.stake),
                           currency=args.currency)
     opts = Options(games=games, locales=locales, formats=_many(args.formats, ("html", "pdf")),
                    papers=_many(args.papers, ("a4", "letter")), out=args.out, jobs=args.jobs, strict=args.strict,

@@ -41,6 +41,8 @@ class LocaleConfig:
     fonts: tuple[str, ...]
     currency: str
     paper: str
+    #: The usual small stake for a friendly Tonk game, in `currency` (payout sheet default).
+    stake: Decimal
 
     @cached_property
     def babel(self) -> Locale:
@@ -51,7 +53,7 @@ class LocaleConfig:
         return self.babel.get_display_name(self.code)
 
 
-_KEYS = {"digits": str, "fonts": list, "currency": str, "paper": str}
+_KEYS = {"digits": str, "fonts": list, "currency": str, "paper": str, "stake": (int, float)}
 
 
 def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConfig:
@@ -68,8 +70,9 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
         if key not in _KEYS:
             problems.append(Problem(where, None, f"unknown key '{key}'"))
     for key, typ in _KEYS.items():
-        if not isinstance(data.get(key), typ):
-            problems.append(Problem(where, None, f"'{key}' must be a {typ.__name__}"))
+        if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
+            kind = "number" if isinstance(typ, tuple) else typ.__name__
+            problems.append(Problem(where, None, f"'{key}' must be a {kind}"))
     if not problems:
         if data["digits"] not in DIGITS:
             problems.append(Problem(where, None, f"digits must be one of {', '.join(DIGITS)}, not '{data['digits']}'"))
@@ -86,7 +89,10 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
             problems.append(Problem(where, None, f"unknown currency '{data['currency']}'"))
     if problems:
         raise InputError(problems)
-    return LocaleConfig(code, data["digits"], tuple(data["fonts"]), data["currency"], data["paper"])
+    if Decimal(str(data["stake"])) <= 0:
+        raise InputError(Problem(where, None, "stake must be more than 0"))
+    return LocaleConfig(code, data["digits"], tuple(data["fonts"]), data["currency"], data["paper"],
+                        Decimal(str(data["stake"])))
 
 
 def catalog_path(code: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Path:

@@ -24,7 +24,8 @@ class SheetOptions:
     per_page: int = 1
     copies: int = 1
     tables: int = 3
-    stake: Decimal = Decimal(1)
+    #: None: each locale's usual small stake (locale.toml `stake`: ₩1,000, ₹10, $1...).
+    stake: Decimal | None = None
     currency: str | None = None  # None: the locale's own currency
 
     def validate(self) -> None:
@@ -41,7 +42,7 @@ class SheetOptions:
             raise bad(f"--copies must be between 1 and 100, got {self.copies}")
         if not 1 <= self.tables <= 12:
             raise bad(f"--tables must be between 1 and 12, got {self.tables}")
-        if self.stake <= 0 or self.stake != self.stake.quantize(Decimal("0.01")):
+        if self.stake is not None and (self.stake <= 0 or self.stake != self.stake.quantize(Decimal("0.01"))):
             raise bad(f"--stake must be a positive amount with at most 2 decimals, got {self.stake}")
         if self.currency is not None and self.currency not in CURRENCIES:
             raise bad(f"unknown currency '{self.currency}' (known: {', '.join(CURRENCIES)})")

@@ -49,6 +49,7 @@ def scorepad(model: GameModel, tr: Translator, opts: SheetOptions, table: int) -
 
 def payout_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
     currency = opts.currency or tr.config.currency
+    stake = opts.stake if opts.stake is not None else tr.config.stake
     rows = []
     for i, situation in enumerate(SITUATIONS[2]):
         cells = []
@@ -57,14 +58,14 @@ def payout_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
             owed: dict[tuple[str, str], int] = {}
             for t in transfers(s):  # one line per payer and payee: double and single stakes added up
                 owed[(t.payer, t.payee)] = owed.get((t.payer, t.payee), 0) + t.amount
-            moves = [{"payer": payer, "payee": payee, "amount": units * opts.stake,
-                      "text": tr.money(units * opts.stake, currency)} for (payer, payee), units in owed.items()]
+            moves = [{"payer": payer, "payee": payee, "amount": units * stake,
+                      "text": tr.money(units * stake, currency)} for (payer, payee), units in owed.items()]
             totals_text = " · ".join(f"{p} {tr.number(t)}" for p, t in s.totals.items())
             cells.append({"players": n, "totals": s.totals, "totals_text": totals_text, "transfers": moves})
         title, rule = SITUATION_TEXT[situation.id]
         rows.append({"id": situation.id, "title": title, "rule": rule, "cells": cells})
     return _render("payout-sheet.html.j2", model, tr, "Tonk payouts", "payout-sheet",
-                   rows=rows, stake_text=tr.money(opts.stake, currency))
+                   rows=rows, stake_text=tr.money(stake, currency))
 
 
 def hand_ranking(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
