@@ -69,6 +69,8 @@ class Report:
     reused: int = 0
     #: Nothing changed since the last build into the same folder: nothing was written.
     noop: bool = False
+    #: Seconds per stage (prepare, html, fonts, pdf, site, write), for `make bench`.
+    stages: dict = field(default_factory=dict)
 
 
 def _choose(values: tuple[str, ...], known: tuple[str, ...], what: str) -> None:
@@ -180,8 +182,8 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
 def _pdf_job(args):
     from .render.pdf import html_to_pdf
 
-    html, paper, name = args
-    return html_to_pdf(html, paper, name)
+    html, paper, name, print_css = args
+    return html_to_pdf(html, paper, name, print_css)
 
 
 def _options_key(opts: Options) -> dict:
@@ -202,11 +204,27 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     if state.get("key") == key and cache.output_intact(opts.out):
         entries = json.loads((opts.out / "manifest.json").read_text(encoding="utf-8"))
         return Report(entries, seconds=time.perf_counter() - start, reused=len(entries), noop=True)
+    stages: dict[str, float] = {}
+    mark = time.perf_counter()
+
+    def stage(name: str) -> None:
+        nonlocal mark
+        now = time.perf_counter()
+        stages[name] = stages.get(name, 0.0) + now - mark
+        mark = now
+
     prep = prepare(opts)
+    stage("prepare")
     docs = render_html(prep, opts)
+    stage("html")
     files: dict[str, bytes] = {}
     entries: list[dict] = []
     pdf_jobs = []
+    from .render.pdffonts import print_css as cut_fonts_css
+
+    print_css = {code: cut_fonts_css(tr.config.fonts, [h for k, h in docs.items() if k[1] == code])
+                 for code, tr in prep.translators.items()} if "pdf" in opts.formats else {}
+    stage("fonts")
     for (game, code, kind, table), html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
         if "html" in opts.formats:
             art = Artifact(game, code, kind, "html", None, table)
@@ -215,7 +233,7 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
         if "pdf" in opts.formats:
             for paper in opts.papers:
                 art = Artifact(game, code, kind, "pdf", paper, table)
-                pdf_jobs.append((art, html, paper, cache.pdf_key(html, paper)))
+                pdf_jobs.append((art, html, paper, cache.pdf_key(html + print_css[code], paper)))
     pdfs = cache.PdfCache(opts.cache_dir) if opts.cache_dir else cache.PdfCache()
     results: dict[str, tuple[bytes, int]] = {}
     todo = []
@@ -237,7 +255,8 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
         if progress:
             progress(todo[i][0].path)
 
-    _run_pdf_jobs([(html, paper, art.path) for art, html, paper, _ in todo], workers, done)
+    _run_pdf_jobs([(html, paper, art.path, print_css[art.locale]) for art, html, paper, _ in todo], workers, done)
+    stage("pdf")
     for art, _, _, k in pdf_jobs:
         data, pages = results[k]
         files[art.path] = data
@@ -249,14 +268,16 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     if not keep_site:
         # The static site links to the PDFs, so it is made last, from the finished entries.
         files.update(render_site(prep, docs, entries, opts, files=files))
+    stage("site")
     sizes = {e["path"]: len(files[e["path"]]) for e in entries}
     # A build of some games or locales leaves the site of the last full build in place.
     write_output(opts.out, files, entries, state={"key": key, "sizes": sizes},
                  keep=("site",) if keep_site else ())
     if set(opts.games) == set(GAMES) and set(opts.locales) == set(LOCALES) and set(opts.papers) == set(PAPERS):
         pdfs.prune({k for *_, k in pdf_jobs})  # a full build knows every PDF still wanted
+    stage("write")
     return Report(entries, seconds=time.perf_counter() - start, built=len(todo),
-                  reused=len(entries) - len(todo))
+                  reused=len(entries) - len(todo), stages=stages)
 
 
 def _run_pdf_jobs(jobs: list, workers: int, done) -> list:

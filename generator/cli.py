@@ -135,6 +135,7 @@ def _run(args) -> int:
     else:
         print(f"built {report.built} PDFs, reused {report.reused}, failed 0: {len(report.artifacts)} artifacts "
               f"({made}) in {opts.out}, {report.seconds:.1f} s; manifest.json lists them")
+        print("stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.stages.items()))
     return 0
 
 

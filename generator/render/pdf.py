@@ -13,7 +13,7 @@ from ..errors import RulesheetsError
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 #: Where documents may load resources from: nothing outside the project's own templates.
-ALLOWED_ROOTS = (PROJECT_DIR / "templates",)
+ALLOWED_ROOTS = (PROJECT_DIR / "templates", PROJECT_DIR / ".cache" / "pdf-fonts")
 
 
 class RenderError(RulesheetsError):
@@ -81,16 +81,21 @@ def _watch():
         logger.propagate = old
 
 
-def html_to_pdf(html: str, paper: str, name: str) -> tuple[bytes, int]:
-    """Render one HTML document on one paper size; returns the PDF bytes and its page count."""
+def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[bytes, int]:
+    """Render one HTML document on one paper size; returns the PDF bytes and its page count.
+
+    `print_css` is extra CSS for the PDF only (the locale's cut-down fonts, see pdffonts).
+    """
     from weasyprint import CSS, HTML
 
     base_url = (PROJECT_DIR / "templates").as_uri() + "/"
     fetcher = _fetcher_class()()
-    size = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=_fonts())
+    sheets = [CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=_fonts())]
     with _watch() as watcher:
+        if print_css:
+            sheets.append(CSS(string=print_css, url_fetcher=fetcher, font_config=_fonts()))
         doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
-            stylesheets=[size], font_config=_fonts(), presentational_hints=False)
+            stylesheets=sheets, font_config=_fonts(), presentational_hints=False)
         out = io.BytesIO()
         doc.write_pdf(out, pdf_identifier=b"rulesheets" + name.encode()[:16])
     if watcher.refused:
