@@ -18,6 +18,7 @@ from .examples import derived_values, run_examples
 from .i18n import COMMON_DOMAIN, Translator, check_locales, load_translator
 from .model import LoadedModel, load_models
 from .render.html import render_rulebook
+from .render.script import for_print
 from .sheets import SheetOptions, check_situations
 from .yamlsource import display_path
 
@@ -231,6 +232,7 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
             files[art.path] = html.encode("utf-8")
             entries.append(_entry(art, files[art.path], None))
         if "pdf" in opts.formats:
+            html = for_print(html, code)
             for paper in opts.papers:
                 art = Artifact(game, code, kind, "pdf", paper, table)
                 pdf_jobs.append((art, html, paper, cache.pdf_key(html + print_css[code], paper)))

@@ -15,7 +15,6 @@ from ..examples import Outcome
 from ..i18n import COMMON_DOMAIN, Translator
 from ..model import GameModel
 from .markdown import render_prose
-from .script import keep_korean_words
 
 TEMPLATES_DIR = PROJECT_DIR / "templates"
 PAGE_COUNTER = {"latn": "decimal", "deva": "devanagari", "beng": "bengali"}
@@ -72,7 +71,8 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
 
 
 def finish(html: str, tr: Translator) -> str:
-    return keep_korean_words(html) if tr.code == "ko" else html
+    """The last touch on every document (print-only fixes are applied later, see script.for_print)."""
+    return html
 
 
 @dataclass(frozen=True)
