@@ -65,7 +65,7 @@ class Artifact:
 class Report:
     artifacts: list[dict] = field(default_factory=list)
     seconds: float = 0.0
-    #: PDFs rendered by this build, and artifacts taken unchanged from the cache or last build.
+    #: PDFs rendered by this build, and PDFs taken unchanged from the cache (or, for a no-op, every artifact).
     built: int = 0
     reused: int = 0
     #: Nothing changed since the last build into the same folder: nothing was written.
@@ -238,18 +238,20 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
                 pdf_jobs.append((art, html, paper, cache.pdf_key(html + print_css[code], paper)))
     pdfs = cache.PdfCache(opts.cache_dir) if opts.cache_dir else cache.PdfCache()
     results: dict[str, tuple[bytes, int]] = {}
-    todo = []
+    todo, planned = [], set()
     for art, html, paper, k in pdf_jobs:
         hit = pdfs.get(k)
         if hit is not None:
             results[k] = hit
-        elif k not in {t[3] for t in todo}:
+        elif k not in planned:  # identical documents (same HTML and paper) are rendered once
+            planned.add(k)
             todo.append((art, html, paper, k))
     if on_plan:
         on_plan(len(todo))
     # Longest documents first, so no worker is left alone with a rulebook at the end.
     todo.sort(key=lambda t: -len(t[1]))
     workers = opts.jobs or os.cpu_count() or 1
+
     def done(i: int, result: tuple[bytes, int]) -> None:
         # Cached at once: a build killed half-way keeps the work it finished.
         results[todo[i][3]] = result
@@ -275,11 +277,11 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     # A build of some games or locales leaves the site of the last full build in place.
     write_output(opts.out, files, entries, state={"key": key, "sizes": sizes},
                  keep=("site",) if keep_site else ())
-    if set(opts.games) == set(GAMES) and set(opts.locales) == set(LOCALES) and set(opts.papers) == set(PAPERS):
+    if full and set(opts.papers) == set(PAPERS):
         pdfs.prune({k for *_, k in pdf_jobs})  # a full build knows every PDF still wanted
     stage("write")
     return Report(entries, seconds=time.perf_counter() - start, built=len(todo),
-                  reused=len(entries) - len(todo), stages=stages)
+                  reused=len(pdf_jobs) - len(todo), stages=stages)
 
 
 def _run_pdf_jobs(jobs: list, workers: int, done) -> list:
