@@ -51,21 +51,22 @@ def _pure_weasyprint(project: Path) -> tuple[float, dict[str, float]]:
 import json, sys, time
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
-from generator.build import Options, prepare, render_html
-from generator.render.pdffonts import print_css
+from generator.build import Options, prepare, print_stylesheets, render_html
+from generator.render.script import for_print
 opts = Options()
 prep = prepare(opts)
 docs = render_html(prep, opts)
-# The same input the pipeline gives WeasyPrint, the locale's cut-down CJK font included.
-extra = {code: print_css(tr.config.fonts, [h for k, h in docs.items() if k[1] == code])
-         for code, tr in prep.translators.items()}
+# The same input the pipeline gives WeasyPrint: print HTML, page furniture, cut-down CJK font.
+extra = print_stylesheets(prep, docs)
 fc = FontConfiguration()
 sizes = {p: CSS(string="@page { size: %s; }" % p, font_config=fc) for p in ("A4", "letter")}
 total, per_locale = 0.0, {}
-for (game, loc, kind, table), html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
+for key, html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
+    game, loc, kind, table = key
+    html = for_print(html, loc)
     for paper in ("A4", "letter"):
         t = time.perf_counter()
-        sheets = [sizes[paper]] + ([CSS(string=extra[loc], font_config=fc)] if extra[loc] else [])
+        sheets = [sizes[paper]] + ([CSS(string=extra[key], font_config=fc)] if extra[key] else [])
         HTML(string=html, base_url="templates/").write_pdf(stylesheets=sheets, font_config=fc)
         dt = time.perf_counter() - t
         total += dt

@@ -221,10 +221,7 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     files: dict[str, bytes] = {}
     entries: list[dict] = []
     pdf_jobs = []
-    from .render.pdffonts import print_css as cut_fonts_css
-
-    print_css = {code: cut_fonts_css(tr.config.fonts, [h for k, h in docs.items() if k[1] == code])
-                 for code, tr in prep.translators.items()} if "pdf" in opts.formats else {}
+    print_css = print_stylesheets(prep, docs) if "pdf" in opts.formats else {}
     stage("fonts")
     for (game, code, kind, table), html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
         if "html" in opts.formats:
@@ -235,17 +232,18 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
             html = for_print(html, code)
             for paper in opts.papers:
                 art = Artifact(game, code, kind, "pdf", paper, table)
-                pdf_jobs.append((art, html, paper, cache.pdf_key(html + print_css[code], paper)))
+                extra = print_css[(game, code, kind, table)]
+                pdf_jobs.append((art, html, paper, cache.pdf_key(html + extra, paper), extra))
     pdfs = cache.PdfCache(opts.cache_dir) if opts.cache_dir else cache.PdfCache()
     results: dict[str, tuple[bytes, int]] = {}
     todo, planned = [], set()
-    for art, html, paper, k in pdf_jobs:
+    for art, html, paper, k, extra in pdf_jobs:
         hit = pdfs.get(k)
         if hit is not None:
             results[k] = hit
         elif k not in planned:  # identical documents (same HTML and paper) are rendered once
             planned.add(k)
-            todo.append((art, html, paper, k))
+            todo.append((art, html, paper, k, extra))
     if on_plan:
         on_plan(len(todo))
     # Longest documents first, so no worker is left alone with a rulebook at the end.
@@ -259,9 +257,9 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
         if progress:
             progress(todo[i][0].path)
 
-    _run_pdf_jobs([(html, paper, art.path, print_css[art.locale]) for art, html, paper, _ in todo], workers, done)
+    _run_pdf_jobs([(html, paper, art.path, extra) for art, html, paper, _, extra in todo], workers, done)
     stage("pdf")
-    for art, _, _, k in pdf_jobs:
+    for art, _, _, k, _ in pdf_jobs:
         data, pages = results[k]
         files[art.path] = data
         entries.append(_entry(art, data, pages))
@@ -278,10 +276,21 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     write_output(opts.out, files, entries, state={"key": key, "sizes": sizes},
                  keep=("site",) if keep_site else ())
     if full and set(opts.papers) == set(PAPERS):
-        pdfs.prune({k for *_, k in pdf_jobs})  # a full build knows every PDF still wanted
+        pdfs.prune({job[3] for job in pdf_jobs})  # a full build knows every PDF still wanted
     stage("write")
     return Report(entries, seconds=time.perf_counter() - start, built=len(todo),
                   reused=len(pdf_jobs) - len(todo), stages=stages)
+
+
+def print_stylesheets(prep: Prepared, docs: dict) -> dict:
+    """The CSS WeasyPrint gets beside each document: page furniture, and the locale's cut-down fonts."""
+    from .render.html import print_stylesheet
+    from .render.pdffonts import print_css as cut_fonts_css
+
+    fonts = {code: cut_fonts_css(tr.config.fonts, [h for k, h in docs.items() if k[1] == code])
+             for code, tr in prep.translators.items()}
+    return {key: "\n".join(filter(None, [print_stylesheet(prep.translators[key[1]], key[2]), fonts[key[1]]]))
+            for key in docs}
 
 
 def _run_pdf_jobs(jobs: list, workers: int, done) -> list:

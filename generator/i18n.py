@@ -106,8 +106,12 @@ def read_catalog(path: Path, code: str) -> Catalog:
     except FileNotFoundError:
         return Catalog(locale=code)
     except Exception as exc:  # Babel raises PoFileError with a line number in the text
-        line = getattr(exc, "lineno", None)
-        raise InputError(Problem(display_path(path), line, f"cannot read catalog: {exc}")) from None
+        # Babel counts lines from 0 here and repeats the line at the end ("... on 4").
+        line = exc.lineno + 1 if isinstance(getattr(exc, "lineno", None), int) else None
+        # Babel quotes the whole msgid, newlines and all: keep the report to one short line.
+        text = re.sub(r" on \d+$", "", " ".join(str(exc).split()))
+        text = text if len(text) <= 120 else text[:119] + "…"
+        raise InputError(Problem(display_path(path), line, f"cannot read catalog: {text}")) from None
 
 
 def placeholder_problems(catalog: Catalog, path: Path) -> list[Problem]:

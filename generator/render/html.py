@@ -70,6 +70,13 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
     }
 
 
+def print_stylesheet(tr: Translator, kind: str) -> str:
+    """CSS only WeasyPrint reads (margin boxes, string-set, bookmarks): rulebooks have page furniture."""
+    if kind != "rulebook":
+        return ""
+    return environment().get_template("css/print.css.j2").render(**locale_globals(tr))
+
+
 def finish(html: str, tr: Translator) -> str:
     """The last touch on every document (print-only fixes are applied later, see script.for_print)."""
     return html
