@@ -15,12 +15,11 @@ from pathlib import Path
 from . import GAMES, LOCALES, PROJECT_DIR, cache
 from .errors import CheckFailed, InputError, Problem
 from .examples import derived_values, run_examples
-from .i18n import COMMON_DOMAIN, Translator, check_locales, load_translator
+from .i18n import COMMON_DOMAIN, Translator, check_locales, fallback_problems, load_translator
 from .model import LoadedModel, load_models
 from .render.html import render_rulebook
 from .render.script import for_print
 from .sheets import SheetOptions, check_situations
-from .yamlsource import display_path
 
 FORMATS = ("html", "pdf")
 PAPERS = ("a4", "letter")
@@ -165,16 +164,7 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
             elif game == "stop-the-bus":
                 docs[(game, code, "hand-ranking", None)] = sheet_html.hand_ranking(model, tr, so)
     if opts.strict:
-        problems = []
-        for code, tr in prep.translators.items():
-            seen = set()
-            for miss in tr.misses:
-                if (miss.domain, miss.msgid) in seen:
-                    continue
-                seen.add((miss.domain, miss.msgid))
-                from .i18n import catalog_path
-                path = catalog_path(code, miss.domain, opts.locales_dir) if opts.locales_dir else catalog_path(code, miss.domain)
-                problems.append(Problem(display_path(path), None, f"{miss.reason} translation: {miss.msgid[:60]!r}"))
+        problems = fallback_problems(prep.translators, locales_dir=opts.locales_dir)
         if problems:
             raise CheckFailed(problems)
     return docs

@@ -233,6 +233,19 @@ class Translator:
         return self.number(value)
 
 
+def fallback_problems(translators: dict[str, Translator], since: dict[str, int] | None = None,
+                      locales_dir: Path | None = None) -> list[Problem]:
+    """One problem per string shown in English (missing or fuzzy), for --strict; `since` skips earlier misses."""
+    problems, seen = [], set()
+    for code, tr in translators.items():
+        for miss in tr.misses[(since or {}).get(code, 0):]:
+            if (code, miss.domain, miss.msgid) not in seen:
+                seen.add((code, miss.domain, miss.msgid))
+                path = catalog_path(code, miss.domain, locales_dir or LOCALES_DIR)
+                problems.append(Problem(display_path(path), None, f"{miss.reason} translation: {miss.msgid[:60]!r}"))
+    return problems
+
+
 def load_translator(code: str, domains: tuple[str, ...], locales_dir: Path = LOCALES_DIR) -> Translator:
     """Read the locale's settings and catalogs; placeholder mismatches are input errors."""
     config = load_locale_config(code, locales_dir)

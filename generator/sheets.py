@@ -123,6 +123,14 @@ def transfers(s: Situation, stake: int = 1) -> list[tonk.Transfer]:
     return tonk.stock_out_transfers(s.totals, stake)
 
 
+def payments(s: Situation) -> dict[tuple[str, str], int]:
+    """Stake units each payer owes each payee: a double and a single stake to the same player add up."""
+    owed: dict[tuple[str, str], int] = {}
+    for t in transfers(s):
+        owed[(t.payer, t.payee)] = owed.get((t.payer, t.payee), 0) + t.amount
+    return owed
+
+
 def check_situations() -> None:
     """Each situation's written result must be the engine's, like a worked example."""
     problems = []

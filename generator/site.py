@@ -13,11 +13,10 @@ from babel.units import format_unit
 from markupsafe import Markup
 
 from . import GAMES, LOCALES, webfonts
-from .errors import CheckFailed, Problem
-from .i18n import DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, catalog_path
+from .errors import CheckFailed
+from .i18n import DIGITS, SOURCE_LOCALE, Translator, fallback_problems
 from .render.html import SectionView, environment, locale_globals, model_text
 from .render.html import rulebook_sections as html_sections
-from .yamlsource import display_path
 
 SITE = "site"
 DEFAULT_BASE_URL = "https://example.org/rules/"
@@ -82,7 +81,10 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
         for game in games:
             pages[f"{code}/{game}/index.html"] = ctx.game_page(code, game)
     if getattr(opts, "strict", False):
-        _refuse_fallbacks(trs, misses_before, getattr(opts, "locales_dir", None))
+        # A site string shown in English fails --strict, as a rulebook string does.
+        problems = fallback_problems(trs, since=misses_before, locales_dir=getattr(opts, "locales_dir", None))
+        if problems:
+            raise CheckFailed(problems)
 
     stacks = font_stacks(trs)
     out.update(_web_fonts(pages, trs, stacks, getattr(opts, "jobs", 0) or os.cpu_count() or 1,
@@ -169,19 +171,6 @@ def _downloads(entries, files, trs, out) -> dict[tuple[str, str], list[Download]
         tables = max((k[3] or 0) for k in grouped if k[:3] == (code, game, kind))
         result.setdefault((code, game), []).append(Download(kind, table, tables, tuple(links)))
     return result
-
-
-def _refuse_fallbacks(trs: dict[str, Translator], before: dict[str, int], locales_dir) -> None:
-    """Under --strict a site string shown in English fails the build, as a rulebook string does."""
-    problems, seen = [], set()
-    for code, tr in trs.items():
-        for miss in tr.misses[before[code]:]:
-            if (code, miss.domain, miss.msgid) not in seen:
-                seen.add((code, miss.domain, miss.msgid))
-                path = catalog_path(code, miss.domain, locales_dir or LOCALES_DIR)
-                problems.append(Problem(display_path(path), None, f"{miss.reason} translation: {miss.msgid[:60]!r}"))
-    if problems:
-        raise CheckFailed(problems)
 
 
 class _Context:

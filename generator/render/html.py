@@ -48,6 +48,20 @@ def _fill_markup(tr: Translator, text: str, fallback: bool, values: dict[str, An
     return html
 
 
+def table_label(tr: Translator, index: int, count: int) -> Markup:
+    """A Bunco table's name: head, middle, low, or numbered beyond three; "the table" when alone."""
+    _ = locale_globals(tr)["_"]
+    if count == 1:
+        return _("The table")
+    if index == 0:
+        return _("Head table")
+    if index == count - 1:
+        return _("Low table")
+    if count == 3:
+        return _("Middle table")
+    return _("Table {number}", number=index + 1)
+
+
 def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any]:
     """The functions templates use to speak the locale: `_`, `ngettext`, and the translator itself."""
 
@@ -64,6 +78,7 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
 
     return {
         "tr": tr, "_": gettext, "ngettext": ngettext, "category_name": category_name,
+        "table_label": lambda index, count: table_label(tr, index, count),
         # Font names are checked to be plain words (i18n.load_locale_config), so this is safe CSS.
         "font_stack": Markup(", ".join(f'"{f}"' for f in tr.config.fonts) + ", sans-serif"),
         "page_counter": PAGE_COUNTER[tr.config.digits],
@@ -75,11 +90,6 @@ def print_stylesheet(tr: Translator, kind: str) -> str:
     if kind != "rulebook":
         return ""
     return environment().get_template("css/print.css.j2").render(**locale_globals(tr))
-
-
-def finish(html: str, tr: Translator) -> str:
-    """The last touch on every document (print-only fixes are applied later, see script.for_print)."""
-    return html
 
 
 @dataclass(frozen=True)
@@ -132,4 +142,4 @@ def render_rulebook(model: GameModel, outcomes: dict[str, Outcome], tr: Translat
         author=model.author, published=model.published.isoformat(), body_class=f"rulebook game-{game}",
         sections=sections, fallback_count=len(tr.misses) - misses_before,
     )
-    return finish(html, tr)
+    return html

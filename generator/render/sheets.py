@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from babel.dates import format_date
-from markupsafe import Markup
 
 from ..i18n import Translator
 from ..model import GameModel
-from ..sheets import SITUATION_TEXT, SITUATIONS, SheetOptions, ranking_rows, transfers
-from .html import environment, finish, locale_globals
+from ..sheets import SITUATION_TEXT, SITUATIONS, SheetOptions, payments, ranking_rows
+from .html import environment, locale_globals, table_label
 
 ROUNDS = 6
 
@@ -20,20 +19,7 @@ def _render(template: str, model: GameModel, tr: Translator, title_msgid: str, k
         **g, title=title.striptags(), description=title.striptags(), author=model.author,
         published=model.published.isoformat(), body_class=f"sheet {kind} game-{model.game}",
         facts=model.facts, rounds=ROUNDS, **context)
-    return finish(html, tr)
-
-
-def table_label(tr: Translator, index: int, count: int) -> Markup:
-    _ = locale_globals(tr)["_"]
-    if count == 1:
-        return _("The table")
-    if index == 0:
-        return _("Head table")
-    if index == count - 1:
-        return _("Low table")
-    if count == 3:
-        return _("Middle table")
-    return _("Table {number}", number=index + 1)
+    return html
 
 
 def tally_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
@@ -44,7 +30,7 @@ def tally_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
 
 def scorepad(model: GameModel, tr: Translator, opts: SheetOptions, table: int) -> str:
     return _render("scorepad.html.j2", model, tr, "Bunco scorepad", "scorepad", opts=opts,
-                   table_label=table_label(tr, table, opts.tables))
+                   label=table_label(tr, table, opts.tables))
 
 
 def payout_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
@@ -55,11 +41,8 @@ def payout_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
         cells = []
         for n in (2, 3):
             s = SITUATIONS[n][i]
-            owed: dict[tuple[str, str], int] = {}
-            for t in transfers(s):  # one line per payer and payee: double and single stakes added up
-                owed[(t.payer, t.payee)] = owed.get((t.payer, t.payee), 0) + t.amount
             moves = [{"payer": payer, "payee": payee, "amount": units * stake,
-                      "text": tr.money(units * stake, currency)} for (payer, payee), units in owed.items()]
+                      "text": tr.money(units * stake, currency)} for (payer, payee), units in payments(s).items()]
             totals_text = " · ".join(f"{p} {tr.number(t)}" for p, t in s.totals.items())
             cells.append({"players": n, "totals": s.totals, "totals_text": totals_text, "transfers": moves})
         title, rule = SITUATION_TEXT[situation.id]
