@@ -4,15 +4,48 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .dice import check_dice, roll
+from .dice import DICE_PER_THROW, check_dice, roll
 
-ROUNDS_PER_SET = 6
-BUNCO_POINTS = 21
-BABY_BUNCO_POINTS = 5
-#: Points at which a team at the head table rings the bell.
-BELL_POINTS = 21
+#: Two teams of two: the shape of every table (structure of the game, not a house rule).
+PLAYERS_PER_TABLE = 4
+#: The round whose target is 1, where three 1s are a Bunco and never a wipeout.
+FIRST_ROUND = 1
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules one table plays by; the defaults are the standard rules, every field a house-rule switch."""
+
+    rounds_per_set: int = 6
+    """Rounds in a game (a set); round r has target number r, so at most 6."""
+    point_per_die: int = 1
+    """Points for each die showing the round number."""
+    baby_bunco_points: int = 5
+    """Points for three alike that are not the round number."""
+    bunco_points: int = 21
+    """Points for three of the round number."""
+    target_points: int = 21
+    """Points at which a team at the head table rings the bell and ends the round."""
+    wipeout: bool = False
+    """Three 1s outside round 1 reset the team's points for the round to 0."""
+    sets_per_evening: int = 4
+    """Sets in an evening (sheets have a column for each)."""
+
+    def __post_init__(self) -> None:
+        for name in ("rounds_per_set", "point_per_die", "baby_bunco_points", "bunco_points", "target_points",
+                     "sets_per_evening"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise ValueError(f"{name} must be a whole number, 1 or more, got {value!r}")
+        if self.rounds_per_set > 6:
+            raise ValueError(f"rounds_per_set must be 1 to 6 (a die has six faces), got {self.rounds_per_set}")
+        if type(self.wipeout) is not bool:
+            raise ValueError(f"wipeout must be true or false, got {self.wipeout!r}")
+
+
+STANDARD = Rules()
 
 Player = Hashable
 Team = tuple[Player, Player]
@@ -26,13 +59,13 @@ class Throw:
     dice: tuple[int, int, int]
     """The three faces, in the order given."""
     round_number: int
-    """The round 1-6, which is also the target number."""
+    """The round, 1 to rules.rounds_per_set, which is also the target number."""
     points: int
     """Points the throw adds to the team's round score (0 for a wipeout)."""
     bunco: bool
-    """All three dice show the round number: 21 points."""
+    """All three dice show the round number: a Bunco (rules.bunco_points)."""
     baby_bunco: bool
-    """All three dice alike but not the round number: 5 points (never set on a wipeout)."""
+    """All three dice alike but not the round number (rules.baby_bunco_points; never set on a wipeout)."""
     wipeout: bool
     """Three 1s outside round 1 with the wipeout rule on: the team's round points go back to 0."""
 
@@ -42,30 +75,30 @@ class Throw:
         return self.points > 0
 
 
-def _check_round(round_number: int) -> int:
-    if type(round_number) is not int or not 1 <= round_number <= ROUNDS_PER_SET:
-        raise ValueError(f"the round must be 1 to 6, got {round_number!r}")
+def _check_round(round_number: int, rules: Rules) -> int:
+    if type(round_number) is not int or not FIRST_ROUND <= round_number <= rules.rounds_per_set:
+        raise ValueError(f"the round must be {FIRST_ROUND} to {rules.rounds_per_set}, got {round_number!r}")
     return round_number
 
 
-def score_throw(dice, round_number: int, *, wipeout: bool = False, bunco_points: int = BUNCO_POINTS,
-                baby_bunco_points: int = BABY_BUNCO_POINTS, point_per_die: int = 1) -> Throw:
-    """Score three dice in round `round_number`: 21 for a Bunco, 5 for three alike, else 1 per die showing the round.
+def score_throw(dice, round_number: int, *, wipeout: bool | None = None, rules: Rules = STANDARD) -> Throw:
+    """Score three dice in round `round_number`: a Bunco, a baby bunco, else points per die showing the round.
 
-    The point values are parameters so a rule model's facts (a group that plays Buncos for 25)
-    drive the engine; the defaults are the rules as this project reads them.
+    Every value comes from `rules` (a group that plays Buncos for 25 says so there);
+    `wipeout`, when given, overrides `rules.wipeout` for this throw.
     """
     faces = check_dice(dice)
-    target = _check_round(round_number)
+    target = _check_round(round_number, rules)
+    wipeout = rules.wipeout if wipeout is None else wipeout
     alike = len(set(faces)) == 1
     if alike and faces[0] == target:
-        return Throw(faces, target, bunco_points, True, False, False)
+        return Throw(faces, target, rules.bunco_points, True, False, False)
     if alike and wipeout and faces[0] == 1:
         # Round 1 was handled above: there three 1s are a Bunco, never a wipeout.
         return Throw(faces, target, 0, False, False, True)
     if alike:
-        return Throw(faces, target, baby_bunco_points, False, True, False)
-    return Throw(faces, target, point_per_die * faces.count(target), False, False, False)
+        return Throw(faces, target, rules.baby_bunco_points, False, True, False)
+    return Throw(faces, target, rules.point_per_die * faces.count(target), False, False, False)
 
 
 # --- moving between tables -------------------------------------------------------------
@@ -102,7 +135,7 @@ def _check_winners(winners, table_count: int) -> list[int]:
     return winners
 
 
-def next_seating(seating: Sequence[Table], winners: Sequence[int]) -> list[Table]:
+def next_seating(seating: Sequence[Table], winners: Sequence[int], *, rules: Rules = STANDARD) -> list[Table]:
     """The seating for the next round, after the team `winners[i]` won at table i (table 0 the head table).
 
     Who stays and who arrives at table i:
@@ -154,7 +187,7 @@ class RoundRecord:
     set_number: int
     """The set, counted from 1."""
     round_number: int
-    """The round within the set, 1-6 (also the target number)."""
+    """The round within the set, 1 to rules.rounds_per_set (also the target number)."""
     seating: tuple[Table, ...]
     """Who sat where during the round, head table first (may include GHOST)."""
     points: tuple[tuple[int, int], ...]
@@ -197,7 +230,7 @@ def _seats_for(players) -> list[Player]:
         raise ValueError(
             f"Bunco needs a multiple of four players (4, 8, 12, ...) or one short of it, got {len(players)}"
         )
-    return players + [GHOST] * (len(players) % 4 == 3)
+    return players + [GHOST] * (len(players) % PLAYERS_PER_TABLE == PLAYERS_PER_TABLE - 1)
 
 
 class _TableState:
@@ -210,12 +243,12 @@ class _TableState:
         self.holder = 0
         self.points = [0, 0]
 
-    def throw(self, rng: random.Random, round_number: int, wipeout: bool, buncos: list) -> None:
+    def throw(self, rng: random.Random, round_number: int, rules: Rules, buncos: list) -> None:
         seat = self.order[self.holder]
         # The ghost's partner sits opposite and rolls for it.
         roller = self.order[(self.holder + 2) % 4] if seat is GHOST else seat
         team = self.holder % 2
-        result = score_throw(roll(rng), round_number, wipeout=wipeout)
+        result = score_throw(roll(rng), round_number, rules=rules)
         self.points[team] = 0 if result.wipeout else self.points[team] + result.points
         if result.bunco:
             buncos.append(roller)
@@ -226,44 +259,48 @@ class _TableState:
         self.holder = (self.holder + 1) % 4
 
 
-def _play_round(seating: list[Table], round_number: int, rng: random.Random, wipeout: bool, buncos: list):
+def _play_round(seating: list[Table], round_number: int, rng: random.Random, rules: Rules, buncos: list):
     tables = [_TableState(table) for table in seating]
     # Lockstep: each tick every table makes one throw; the bell rings after the tick in
-    # which a head-table team reaches 21, and the throw in progress elsewhere is that tick's.
-    while max(tables[0].points) < BELL_POINTS:
+    # which a head-table team reaches the target, and the throw in progress elsewhere is that tick's.
+    while max(tables[0].points) < rules.target_points:
         for table in tables:
-            table.throw(rng, round_number, wipeout, buncos)
+            table.throw(rng, round_number, rules, buncos)
     for table in tables[1:]:
         while table.points[0] == table.points[1]:
             # One more throw per team: the holder throws once, the dice pass, the other team throws once.
             for _ in range(2):
                 holder = table.holder
-                table.throw(rng, round_number, wipeout, buncos)
+                table.throw(rng, round_number, rules, buncos)
                 if table.holder == holder:
                     table.pass_dice()
     return tuple((t.points[0], t.points[1]) for t in tables)
 
 
-def play_evening(players: Sequence[Player], *, sets: int = 4, seed, wipeout: bool = False) -> Evening:
-    """Simulate `sets` sets of six rounds with dice drawn from random.Random(seed).
+def play_evening(players: Sequence[Player], *, sets: int | None = None, seed, wipeout: bool | None = None,
+                 rules: Rules = STANDARD) -> Evening:
+    """Simulate `sets` sets (default rules.sets_per_evening) of rules.rounds_per_set rounds, dice from random.Random(seed).
 
     Players start in the order given, four per table (the first two partners, the next
     two partners), the first four at the head table. Each round every table starts with
     its first listed player. One player short of a multiple of four: GHOST fills the last
     seat and its partner rolls its turns and keeps any Bunco rolled on them.
     """
+    if wipeout is not None:
+        rules = replace(rules, wipeout=wipeout)
+    sets = rules.sets_per_evening if sets is None else sets
     if type(sets) is not int or sets < 1:
         raise ValueError(f"an evening needs a whole number of sets, 1 or more, got {sets!r}")
     seats = _seats_for(players)
     real = tuple(p for p in seats if p is not GHOST)
-    seating = [((seats[i], seats[i + 1]), (seats[i + 2], seats[i + 3])) for i in range(0, len(seats), 4)]
+    seating = [((seats[i], seats[i + 1]), (seats[i + 2], seats[i + 3])) for i in range(0, len(seats), PLAYERS_PER_TABLE)]
     rng = random.Random(seed)
     tally = {p: [0, 0, 0] for p in real}
     records = []
     for set_number in range(1, sets + 1):
-        for round_number in range(1, ROUNDS_PER_SET + 1):
+        for round_number in range(FIRST_ROUND, rules.rounds_per_set + 1):
             buncos: list = []
-            points = _play_round(seating, round_number, rng, wipeout, buncos)
+            points = _play_round(seating, round_number, rng, rules, buncos)
             winners = tuple(0 if first > second else 1 for first, second in points)
             for table, won in zip(seating, winners):
                 for team_index, team in enumerate(table):

@@ -8,10 +8,12 @@ import re
 from collections.abc import Iterable, Iterator
 
 FACES = tuple(range(1, 7))
+#: Bunco is played with three dice a throw.
+DICE_PER_THROW = 3
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
-def check_dice(dice: str | Iterable[int | str], count: int = 3) -> tuple[int, ...]:
+def check_dice(dice: str | Iterable[int | str], count: int = DICE_PER_THROW) -> tuple[int, ...]:
     """The dice as a tuple of ints 1-6; accepts [3, 3, 5] or "3 3 5". Anything else is a ValueError."""
     if isinstance(dice, str):
         items = [token for token in _SEPARATORS.split(dice) if token]
@@ -33,11 +35,11 @@ def check_dice(dice: str | Iterable[int | str], count: int = 3) -> tuple[int, ..
     return tuple(faces)
 
 
-def all_throws(count: int = 3) -> Iterator[tuple[int, ...]]:
+def all_throws(count: int = DICE_PER_THROW) -> Iterator[tuple[int, ...]]:
     """Every ordered throw of `count` dice (216 for three), each equally likely."""
     return itertools.product(FACES, repeat=count)
 
 
-def roll(rng: random.Random, count: int = 3) -> tuple[int, ...]:
+def roll(rng: random.Random, count: int = DICE_PER_THROW) -> tuple[int, ...]:
     """One throw drawn from `rng`, so a seed replays the same evening."""
     return tuple(rng.randint(1, 6) for _ in range(count))

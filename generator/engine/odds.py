@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from math import comb, prod
 
-from .bunco import ROUNDS_PER_SET, score_throw
-from .cards import RANKS, SUITS, full_deck
-from .dice import all_throws
+from . import bunco, stop_the_bus, tonk
+from .bunco import FIRST_ROUND, score_throw
+from .cards import full_deck
+from .dice import FACES, DICE_PER_THROW, all_throws
 from .stop_the_bus import CATEGORIES, hand_rank
-from .tonk import DEALT_CARDS, TONK_TOTALS, card_value
+from .tonk import card_value
 
 
 @lru_cache(maxsize=None)
-def _throw_counts(round_number: int, wipeout: bool) -> tuple[tuple[str, int], ...]:
+def _throw_counts(round_number: int, rules: bunco.Rules) -> tuple[tuple[str, int], ...]:
     counts = Counter()
     for dice in all_throws():
-        throw = score_throw(dice, round_number, wipeout=wipeout)
+        throw = score_throw(dice, round_number, rules=rules)
         counts["bunco"] += throw.bunco
         counts["baby_bunco"] += throw.baby_bunco
         counts["scoring"] += throw.points > 0
@@ -27,35 +29,39 @@ def _throw_counts(round_number: int, wipeout: bool) -> tuple[tuple[str, int], ..
     return tuple((key, counts[key]) for key in ("bunco", "baby_bunco", "scoring", "wipeout"))
 
 
-def bunco_odds(round_number: int | None = None, *, wipeout: bool = False) -> dict[str, Fraction]:
+def bunco_odds(round_number: int | None = None, *, wipeout: bool | None = None,
+               rules: bunco.Rules = bunco.STANDARD) -> dict[str, Fraction]:
     """The chance per throw of a Bunco, a baby bunco, a scoring throw and a wipeout, over all 216 throws.
 
     Without `round_number` the odds of every round are counted and must agree, which
     they do unless the wipeout rule is on (round 1 has no wipeout).
     """
-    rounds = range(1, ROUNDS_PER_SET + 1) if round_number is None else [round_number]
-    per_round = {_throw_counts(r, wipeout) for r in rounds}
+    if wipeout is not None:
+        rules = replace(rules, wipeout=wipeout)
+    rounds = range(FIRST_ROUND, rules.rounds_per_set + 1) if round_number is None else [round_number]
+    per_round = {_throw_counts(r, rules) for r in rounds}
     if len(per_round) != 1:
         raise ValueError("with the wipeout rule the odds differ between rounds; give round_number")
     (counts,) = per_round
-    throws = 6**3
+    throws = len(FACES) ** DICE_PER_THROW
     return {key: Fraction(count, throws) for key, count in counts}
 
 
 @lru_cache(maxsize=None)
-def _hand_counts() -> tuple[tuple[str, int], ...]:
-    counts = Counter(hand_rank(hand).category for hand in combinations(full_deck(), 3))
+def _hand_counts(rules: stop_the_bus.Rules) -> tuple[tuple[str, int], ...]:
+    hands = combinations(full_deck(), stop_the_bus.HAND_SIZE)
+    counts = Counter(hand_rank(hand, rules=rules).category for hand in hands)
     return tuple((category, counts[category]) for category in CATEGORIES)
 
 
-def stop_the_bus_counts() -> dict[str, int]:
+def stop_the_bus_counts(*, rules: stop_the_bus.Rules = stop_the_bus.STANDARD) -> dict[str, int]:
     """How many of the 22,100 three-card hands fall in each category, worst first (as CATEGORIES)."""
-    return dict(_hand_counts())
+    return dict(_hand_counts(rules))
 
 
-def stop_the_bus_odds() -> dict[str, Fraction]:
+def stop_the_bus_odds(*, rules: stop_the_bus.Rules = stop_the_bus.STANDARD) -> dict[str, Fraction]:
     """The chance that three cards dealt from a full deck fall in each category, worst first."""
-    counts = stop_the_bus_counts()
+    counts = stop_the_bus_counts(rules=rules)
     hands = sum(counts.values())
     return {category: Fraction(count, hands) for category, count in counts.items()}
 
@@ -73,18 +79,15 @@ def _total_counts(hand_size: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(totals.items()))
 
 
-def tonk_total_counts(hand_size: int = DEALT_CARDS) -> dict[int, int]:
-    """How many hands of `hand_size` cards from a full deck have each Tonk total."""
-    return dict(_total_counts(hand_size))
+def tonk_total_counts(hand_size: int | None = None, *, rules: tonk.Rules = tonk.STANDARD) -> dict[int, int]:
+    """How many hands of `hand_size` (default rules.hand_size) cards from a full deck have each Tonk total."""
+    return dict(_total_counts(rules.hand_size if hand_size is None else hand_size))
 
 
-def tonk_dealt_odds() -> dict[str, Fraction]:
-    """The chance that a dealt five-card hand totals 49, 50, or either (a tonk)."""
-    counts = tonk_total_counts(DEALT_CARDS)
-    hands = comb(len(RANKS) * len(SUITS), DEALT_CARDS)
-    low, high = TONK_TOTALS
-    return {
-        "total_49": Fraction(counts.get(low, 0), hands),
-        "total_50": Fraction(counts.get(high, 0), hands),
-        "tonk": Fraction(counts.get(low, 0) + counts.get(high, 0), hands),
-    }
+def tonk_dealt_odds(*, rules: tonk.Rules = tonk.STANDARD) -> dict[str, Fraction]:
+    """The chance that a dealt hand totals each of rules.tonk_totals (`total_49`...), or any of them (`tonk`)."""
+    counts = tonk_total_counts(rules=rules)
+    hands = comb(len(full_deck()), rules.hand_size)
+    odds = {f"total_{t}": Fraction(counts.get(t, 0), hands) for t in rules.tonk_totals}
+    odds["tonk"] = Fraction(sum(counts.get(t, 0) for t in rules.tonk_totals), hands)
+    return odds

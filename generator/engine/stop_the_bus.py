@@ -10,8 +10,35 @@ from functools import total_ordering
 from .cards import Card, as_cards, full_deck
 
 CATEGORIES = ("high_card", "pair", "flush", "run", "running_flush", "three_of_a_kind")
-STARTING_TOKENS = 3
+#: Three cards in each hand and three in the centre: the shape of the game, not a house rule.
 HAND_SIZE = 3
+#: A turn swaps exactly one card; after a stop each other player has exactly one more turn.
+CARDS_SWAPPED = 1
+LAST_TURNS = 1
+#: Every player tied for the lowest hand loses one token.
+TOKENS_LOST = 1
+MIN_PLAYERS = 2
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules one table plays by; the defaults are the standard rules, every field a house-rule switch."""
+
+    ace_low_run: bool = False
+    """A-2-3 is the lowest run (and, suited, the lowest running flush); K-A-2 is never a run."""
+    tokens: int = 3
+    """Tokens each player starts with."""
+
+    def __post_init__(self) -> None:
+        if type(self.ace_low_run) is not bool:
+            raise ValueError(f"ace_low_run must be true or false, got {self.ace_low_run!r}")
+        if type(self.tokens) is not int or self.tokens < 1:
+            raise ValueError(f"tokens must be a whole number, 1 or more, got {self.tokens!r}")
+
+
+STANDARD = Rules()
+#: Kept for callers of the first engine API: the standard number of tokens.
+STARTING_TOKENS = STANDARD.tokens
 
 
 @total_ordering
@@ -48,17 +75,21 @@ def _check_hand(cards) -> list[Card]:
     return hand
 
 
-def hand_rank(cards) -> HandRank:
+def hand_rank(cards, *, rules: Rules = STANDARD) -> HandRank:
     """Rank three distinct cards (a list of Card or text like "QH KH AH")."""
     hand = _check_hand(cards)
     ranks = sorted((card.rank for card in hand), reverse=True)
     suited = len({card.suit for card in hand}) == 1
-    # The ace is high only: the lowest run is 2-3-4 and A-2-3 is no run.
+    # Standard: the ace is high only, so the lowest run is 2-3-4 and A-2-3 is no run.
     consecutive = ranks[0] - ranks[1] == 1 and ranks[1] - ranks[2] == 1
+    top = ranks[0]
+    if rules.ace_low_run and ranks == [14, 3, 2]:
+        # A-2-3 plays as 1-2-3: a run whose top card is the 3, below 2-3-4.
+        consecutive, top = True, 3
     if ranks[0] == ranks[2]:
         category, tiebreak = "three_of_a_kind", (ranks[0],)
     elif consecutive:
-        category, tiebreak = ("running_flush" if suited else "run"), (ranks[0],)
+        category, tiebreak = ("running_flush" if suited else "run"), (top,)
     elif suited:
         category, tiebreak = "flush", tuple(ranks)
     elif ranks[0] == ranks[1] or ranks[1] == ranks[2]:
@@ -70,21 +101,21 @@ def hand_rank(cards) -> HandRank:
     return HandRank(category, tiebreak, tuple(hand))
 
 
-def _rank_of(hand) -> HandRank:
-    return hand if isinstance(hand, HandRank) else hand_rank(hand)
+def _rank_of(hand, rules: Rules) -> HandRank:
+    return hand if isinstance(hand, HandRank) else hand_rank(hand, rules=rules)
 
 
-def compare(a, b) -> int:
+def compare(a, b, *, rules: Rules = STANDARD) -> int:
     """-1 if hand `a` is worse than `b`, 0 if they tie, 1 if better; each a HandRank or cards."""
-    ra, rb = _rank_of(a), _rank_of(b)
+    ra, rb = _rank_of(a, rules), _rank_of(b, rules)
     return (ra > rb) - (ra < rb)
 
 
-def losers(hands: Mapping[str, object]) -> set[str]:
+def losers(hands: Mapping[str, object], *, rules: Rules = STANDARD) -> set[str]:
     """Every player whose hand is (or ties for) the lowest; cards must not repeat across hands."""
-    if len(hands) < 2:
+    if len(hands) < MIN_PLAYERS:
         raise ValueError(f"a showdown needs at least 2 hands, got {len(hands)}")
-    ranks = {player: hand_rank(cards) for player, cards in hands.items()}
+    ranks = {player: hand_rank(cards, rules=rules) for player, cards in hands.items()}
     as_cards([card for rank in ranks.values() for card in rank.cards])
     lowest = min(ranks.values())
     return {player for player, rank in ranks.items() if rank == lowest}
@@ -111,6 +142,8 @@ class RoundState:
     """After a stop, how many of the other players still have their one last turn."""
     may_stop_after_swap: str | None = None
     """The player who has just swapped and may still say "stop the bus"."""
+    rules: Rules = STANDARD
+    """The rules the showdown ranks hands by."""
 
     @property
     def current(self) -> str:
@@ -128,7 +161,7 @@ class RoundState:
         return self.turn < len(self.players) and player == self.current
 
 
-def deal_round(players: Sequence[str], dealer: str, rng: random.Random) -> RoundState:
+def deal_round(players: Sequence[str], dealer: str, rng: random.Random, *, rules: Rules = STANDARD) -> RoundState:
     """Shuffle with `rng` and deal 3 cards each, one at a time from the dealer's left, then 3 to the centre."""
     seats = _check_players(players)
     _check_player(seats, dealer)
@@ -138,12 +171,12 @@ def deal_round(players: Sequence[str], dealer: str, rng: random.Random) -> Round
     order = [seats[(start + i) % len(seats)] for i in range(len(seats))]
     hands = {p: tuple(deck[i * len(order) + seat] for i in range(HAND_SIZE)) for seat, p in enumerate(order)}
     centre = tuple(deck[HAND_SIZE * len(order): HAND_SIZE * len(order) + HAND_SIZE])
-    return RoundState(seats, dealer, {p: hands[p] for p in seats}, centre)
+    return RoundState(seats, dealer, {p: hands[p] for p in seats}, centre, rules=rules)
 
 
 def _check_players(players: Sequence[str]) -> tuple[str, ...]:
     seats = tuple(players)
-    if len(seats) < 2:
+    if len(seats) < MIN_PLAYERS:
         raise ValueError(f"Stop the Bus needs at least 2 players, got {len(seats)}")
     if len(seats) * HAND_SIZE + HAND_SIZE > 52:
         raise ValueError(f"one deck deals at most 16 players, got {len(seats)}")
@@ -210,14 +243,15 @@ def _stop(state: RoundState, player: str) -> RoundState:
     if state.stopped_by is not None:
         raise ValueError(f"the bus was already stopped by {state.stopped_by}")
     # Every other player gets exactly one more turn.
-    return replace(state, stopped_by=player, final_turns_left=len(state.players) - 1, may_stop_after_swap=None)
+    return replace(state, stopped_by=player, final_turns_left=LAST_TURNS * (len(state.players) - 1),
+                   may_stop_after_swap=None)
 
 
 def showdown(state: RoundState) -> set[str]:
     """The players who lose a token: every hand tied for the lowest."""
     if not state.over:
         raise ValueError("the round is not over: the bus has not been stopped or turns remain")
-    return losers(state.hands)
+    return losers(state.hands, rules=state.rules)
 
 
 # --- a game for tokens -----------------------------------------------------------------
@@ -238,10 +272,11 @@ Strategy = Callable[[RoundState, str, random.Random], Move]
 def default_strategy(state: RoundState, player: str, rng: random.Random) -> Move:
     """Keep a dealt flush or better; otherwise make the best swap, stopping once the hand is good enough."""
     hand = state.hands[player]
-    if state.stopped_by is None and state.first_turn(player) and hand_rank(hand).category in CATEGORIES[2:]:
+    if (state.stopped_by is None and state.first_turn(player)
+            and hand_rank(hand, rules=state.rules).category in CATEGORIES[2:]):
         return Move(stop=True)
     options = [
-        (hand_rank([take if card == give else card for card in hand]), give, take)
+        (hand_rank([take if card == give else card for card in hand], rules=state.rules), give, take)
         for give in hand for take in state.centre
     ]
     best, give, take = max(options, key=lambda option: option[0])
@@ -262,13 +297,14 @@ class Game:
     """Who deals the next round."""
     tokens: Mapping[str, int]
     pot: int = 0
+    rules: Rules = STANDARD
 
     @classmethod
-    def start(cls, players: Sequence[str], dealer: str) -> Game:
-        """A new game: three tokens each, an empty pot."""
+    def start(cls, players: Sequence[str], dealer: str, *, rules: Rules = STANDARD) -> Game:
+        """A new game: rules.tokens tokens each, an empty pot."""
         seats = _check_players(players)
         _check_player(seats, dealer)
-        return cls(seats, dealer, {p: STARTING_TOKENS for p in seats})
+        return cls(seats, dealer, {p: rules.tokens for p in seats}, rules=rules)
 
     @property
     def active(self) -> tuple[str, ...]:
@@ -297,11 +333,11 @@ class Game:
                 raise ValueError(f"{player} is not in the game")
         if set(losers) == set(self.active) and all(self.tokens[p] == 1 for p in losers):
             losers = set()
-        tokens = {p: count - (p in losers) for p, count in self.tokens.items()}
+        tokens = {p: count - TOKENS_LOST * (p in losers) for p, count in self.tokens.items()}
         index = self.players.index(self.dealer)
         seats = self.players[index + 1:] + self.players[:index + 1]
         dealer = next(p for p in seats if tokens[p])
-        return Game(self.players, dealer, tokens, self.pot + len(losers))
+        return Game(self.players, dealer, tokens, self.pot + TOKENS_LOST * len(losers), self.rules)
 
 
 @dataclass(frozen=True)
@@ -339,14 +375,15 @@ def first_dealer(players: Sequence[str], rng: random.Random) -> str:
     return contenders[0]
 
 
-def simulate_game(players: Sequence[str], seed, strategy: Strategy | None = None) -> GameResult:
+def simulate_game(players: Sequence[str], seed, strategy: Strategy | None = None, *,
+                  rules: Rules = STANDARD) -> GameResult:
     """Play rounds from random.Random(seed) with `strategy` (default_strategy) until one player holds tokens."""
     choose = strategy or default_strategy
     rng = random.Random(seed)
-    game = Game.start(players, first_dealer(_check_players(players), rng))
+    game = Game.start(players, first_dealer(_check_players(players), rng), rules=rules)
     history = []
     while not game.over:
-        state = _play_one_round(deal_round(game.active, game.dealer, rng), choose, rng)
+        state = _play_one_round(deal_round(game.active, game.dealer, rng, rules=rules), choose, rng)
         after = game.settle(showdown(state))
         lost = frozenset(p for p in game.active if after.tokens[p] < game.tokens[p])
         history.append(RoundResult(game.dealer, state.stopped_by, state.hands, lost, after.tokens, after.pot))

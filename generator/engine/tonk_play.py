@@ -8,12 +8,13 @@ from dataclasses import dataclass, replace
 
 from .cards import Card, as_cards, full_deck
 from .tonk import (
-    DEALT_CARDS,
-    DEFAULT_VARIANTS,
-    TonkVariants,
+    HELD_ACES,
+    STANDARD,
+    Rules,
     best_spreads,
     hand_total,
     is_book,
+    is_tonk,
     is_run,
     payouts_dealt_tonk,
     payouts_knock,
@@ -53,7 +54,7 @@ class TonkState:
     new_spread: bool = False
     """The current player laid a new spread this turn (for the new-spreads-double variant)."""
     stake: int = 1
-    variants: TonkVariants = DEFAULT_VARIANTS
+    rules: Rules = STANDARD
     ending: Ending | None = None
 
     @property
@@ -68,10 +69,10 @@ class TonkState:
 
 
 def deal_hand(players: Sequence[str], dealer: str, rng: random.Random, *, stake: int = 1,
-              variants: TonkVariants = DEFAULT_VARIANTS) -> TonkState:
-    """Deal five cards each from the dealer's left and turn the top of the stock (unless the variant says not).
+              rules: Rules = STANDARD) -> TonkState:
+    """Deal rules.hand_size cards each from the dealer's left and turn the top of the stock (unless the rules say not).
 
-    A dealt tonk (49 or 50) settles the hand at once: one tonk is paid double, two or more redeal.
+    A dealt tonk settles the hand at once: one tonk is paid, two or more redeal.
     """
     seats = tuple(players)
     if not 2 <= len(seats) <= 10:
@@ -85,13 +86,15 @@ def deal_hand(players: Sequence[str], dealer: str, rng: random.Random, *, stake:
     rng.shuffle(deck)
     start = seats.index(dealer) + 1
     order = [seats[(start + i) % len(seats)] for i in range(len(seats))]
-    hands = {p: tuple(deck[i * len(order) + seat] for i in range(DEALT_CARDS)) for seat, p in enumerate(order)}
-    rest = deck[DEALT_CARDS * len(order):]
-    upcard = 0 if variants.no_starting_discard else 1
+    if len(seats) * rules.hand_size >= len(deck):
+        raise ValueError(f"{len(seats)} players with {rules.hand_size} cards each leave no stock")
+    hands = {p: tuple(deck[i * len(order) + seat] for i in range(rules.hand_size)) for seat, p in enumerate(order)}
+    rest = deck[rules.hand_size * len(order):]
+    upcard = 0 if rules.no_starting_discard else 1
     state = TonkState(seats, dealer, {p: hands[p] for p in seats}, tuple(rest[upcard:]), tuple(rest[:upcard]),
-                      stake=stake, variants=variants)
-    payouts = payouts_dealt_tonk(state.totals(), stake)
-    tonks = [p for p, total in state.totals().items() if total in (49, 50)]
+                      stake=stake, rules=rules)
+    payouts = payouts_dealt_tonk(state.totals(), stake, rules=rules)
+    tonks = [p for p, total in state.totals().items() if is_tonk(total, rules=rules)]
     if len(tonks) == 1:
         return replace(state, ending=Ending("dealt_tonk", tonks[0], payouts))
     if len(tonks) > 1:
@@ -111,7 +114,7 @@ def _check_turn(state: TonkState, player: str, *, drawn: bool) -> None:
 def knock(state: TonkState, player: str) -> TonkState:
     """`player` knocks at the start of their turn, before drawing: the hand ends and totals are compared."""
     _check_turn(state, player, drawn=False)
-    return replace(state, ending=Ending("knock", player, payouts_knock(state.totals(), player, state.stake)))
+    return replace(state, ending=Ending("knock", player, payouts_knock(state.totals(), player, state.stake, rules=state.rules)))
 
 
 def draw(state: TonkState, player: str, source: str = "stock") -> TonkState:
@@ -140,7 +143,7 @@ def _after_play(state: TonkState, player: str) -> TonkState:
         return state
     # Every card played with no discard: a tonk out.
     payouts = payouts_went_out(state.players, player, discarded=False, stake=state.stake,
-                               by_new_spreads=state.new_spread, variants=state.variants)
+                               by_new_spreads=state.new_spread, rules=state.rules)
     return replace(state, ending=Ending("tonk_out", player, payouts))
 
 
@@ -171,27 +174,28 @@ def hit(state: TonkState, player: str, card, spread_index: int) -> TonkState:
 
 def _held_spreads(hand: tuple[Card, ...]) -> bool:
     # Three aces are the one spread a player may keep in hand under spreads_at_once.
-    return any(not all(card.rank == 14 for card in group) for group in best_spreads(hand)[1])
+    return any(not (len(group) == HELD_ACES and all(card.rank == 14 for card in group))
+               for group in best_spreads(hand)[1])
 
 
 def discard(state: TonkState, player: str, card) -> TonkState:
     """`player` ends the turn by discarding; an empty hand afterwards wins single stake from each.
 
-    Under variants.spreads_at_once the hand kept after the discard may hold no book or
+    Under rules.spreads_at_once the hand kept after the discard may hold no book or
     run except three aces: this engine reads "laid down at once" as "as soon as held".
     """
     _check_turn(state, player, drawn=True)
     left = _take(state, player, [card])
-    if state.variants.spreads_at_once and _held_spreads(left):
+    if state.rules.spreads_at_once and _held_spreads(left):
         raise ValueError(f"{player} must lay down every spread at once (three aces excepted)")
     state = replace(state, hands={**state.hands, player: left}, discards=state.discards + tuple(as_cards([card])))
     if not left:
-        payouts = payouts_went_out(state.players, player, discarded=True, stake=state.stake)
+        payouts = payouts_went_out(state.players, player, discarded=True, stake=state.stake, rules=state.rules)
         return replace(state, ending=Ending("out", player, payouts))
     state = replace(state, turn=state.turn + 1, drawn=False, new_spread=False)
     # A turn begins by drawing; with the stock gone and nobody knocking, the lowest total wins.
     if not state.stock:
-        return replace(state, ending=Ending("stock_out", None, payouts_stock_out(state.totals(), state.stake)))
+        return replace(state, ending=Ending("stock_out", None, payouts_stock_out(state.totals(), state.stake, rules=state.rules)))
     return state
 
 
@@ -230,10 +234,10 @@ def first_dealer(players: Sequence[str], rng: random.Random) -> str:
 
 
 def simulate_hand(players: Sequence[str], seed, *, stake: int = 1,
-                  variants: TonkVariants = DEFAULT_VARIANTS) -> TonkState:
+                  rules: Rules = STANDARD) -> TonkState:
     """Cut for the deal, deal and play one hand with random.Random(seed) and the greedy strategy."""
     rng = random.Random(seed)
-    state = deal_hand(players, first_dealer(players, rng), rng, stake=stake, variants=variants)
+    state = deal_hand(players, first_dealer(players, rng), rng, stake=stake, rules=rules)
     while state.ending is None:
         state = play_greedy_turn(state, rng)
     return state

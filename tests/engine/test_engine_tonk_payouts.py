@@ -1,10 +1,10 @@
-"""Tonk payouts: worked hands, variants, and properties for any totals, knocker and stake."""
+"""Tonk payouts: worked hands, rules, and properties for any totals, knocker and stake."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.engine.tonk import (
-    TonkVariants,
+    Rules,
     Transfer,
     knock_transfers,
     payouts_dealt_tonk,
@@ -33,18 +33,18 @@ def test_went_out():
 
 def test_went_out_with_the_new_spreads_variant():
     players = ["Asha", "Ben"]
-    double = TonkVariants(new_spreads_double=True)
-    assert payouts_went_out(players, "Asha", discarded=False, by_new_spreads=True, variants=double) == {
+    double = Rules(new_spreads_double=True)
+    assert payouts_went_out(players, "Asha", discarded=False, by_new_spreads=True, rules=double) == {
         "Asha": 2, "Ben": -2,
     }
-    assert payouts_went_out(players, "Asha", discarded=False, by_new_spreads=False, variants=double) == {
+    assert payouts_went_out(players, "Asha", discarded=False, by_new_spreads=False, rules=double) == {
         "Asha": 1, "Ben": -1,
     }
-    assert payouts_went_out(players, "Asha", discarded=True, variants=double) == {"Asha": 1, "Ben": -1}
+    assert payouts_went_out(players, "Asha", discarded=True, rules=double) == {"Asha": 1, "Ben": -1}
     # Off by default: how the winner went out does not matter.
     assert payouts_went_out(players, "Asha", discarded=False, by_new_spreads=False) == {"Asha": 2, "Ben": -2}
     with pytest.raises(ValueError) as error:
-        payouts_went_out(players, "Asha", discarded=False, variants=double)
+        payouts_went_out(players, "Asha", discarded=False, rules=double)
     assert str(error.value) == (
         "with the new-spreads-double variant, say whether the winner went out "
         "by new spreads (by_new_spreads=True) or by hits alone (False)"
@@ -52,7 +52,7 @@ def test_went_out_with_the_new_spreads_variant():
 
 
 def test_variants_are_off_by_default():
-    assert TonkVariants() == TonkVariants(False, False, False)
+    assert Rules() == Rules(no_starting_discard=False, spreads_at_once=False, new_spreads_double=False)
 
 
 def test_knock_strictly_lowest():
@@ -155,7 +155,7 @@ def test_went_out_sums_to_zero(table, discarded, by_new_spreads, variant):
     players = list(totals)
     result = payouts_went_out(
         players, winner, discarded=discarded, stake=stake, by_new_spreads=by_new_spreads,
-        variants=TonkVariants(new_spreads_double=variant),
+        rules=Rules(new_spreads_double=variant),
     )
     assert _is_fair(result, players)
     double = not discarded and (by_new_spreads or not variant)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.engine.cards import parse_cards
-from generator.engine.tonk import TonkVariants
+from generator.engine.tonk import Rules
 from generator.engine.tonk_play import (
     TonkState,
     deal_hand,
@@ -21,14 +21,14 @@ from generator.engine.tonk_play import (
 )
 
 
-def state_with(hands, stock="9C 8C", discards="2D", variants=TonkVariants()):
+def state_with(hands, stock="9C 8C", discards="2D", rules=Rules()):
     return TonkState(
         ("Asha", "Ben"),
         "Ben",
         {p: tuple(parse_cards(h)) for p, h in hands.items()},
         tuple(parse_cards(stock)),
         tuple(parse_cards(discards)),
-        variants=variants,
+        rules=rules,
     )
 
 
@@ -43,7 +43,7 @@ def test_the_deal():
     assert all(len(h) == 5 for h in state.hands.values())
     assert len(state.discards) == 1 and len(all_cards(state)) == 52 == len(set(all_cards(state)))
     assert state.current == "Asha"
-    bare = deal_hand(["Asha", "Ben"], "Ben", random.Random(3), variants=TonkVariants(no_starting_discard=True))
+    bare = deal_hand(["Asha", "Ben"], "Ben", random.Random(3), rules=Rules(no_starting_discard=True))
     assert bare.discards == () and len(bare.stock) == 42
 
 
@@ -88,9 +88,9 @@ def test_tonk_out_by_spreads_pays_double():
     assert state.ending.kind == "tonk_out" and dict(state.ending.payouts) == {"Asha": 2, "Ben": -2}
 
 
-@pytest.mark.parametrize("variants, paid", [(TonkVariants(), 2), (TonkVariants(new_spreads_double=True), 1)])
-def test_tonk_out_by_hits_alone(variants, paid):
-    state = state_with({"Asha": "7C", "Ben": "KH QS JD 10H 9H"}, stock="3S 2C", variants=variants)
+@pytest.mark.parametrize("rules, paid", [(Rules(), 2), (Rules(new_spreads_double=True), 1)])
+def test_tonk_out_by_hits_alone(rules, paid):
+    state = state_with({"Asha": "7C", "Ben": "KH QS JD 10H 9H"}, stock="3S 2C", rules=rules)
     state = replace(state, spreads=(tuple(parse_cards("7H 7S 7D")), tuple(parse_cards("4S 5S 6S"))))
     state = hit(draw(state, "Asha"), "Asha", "7C", 0)
     assert state.ending is None
@@ -122,12 +122,12 @@ def test_bad_moves():
 
 def test_spreads_at_once_variant():
     hands = {"Asha": "7H 7S 7D 8C 10C", "Ben": "KH QS JD 10H 9H"}
-    at_once = TonkVariants(spreads_at_once=True)
-    strict = draw(state_with(hands, variants=at_once), "Asha")
+    at_once = Rules(spreads_at_once=True)
+    strict = draw(state_with(hands, rules=at_once), "Asha")
     with pytest.raises(ValueError) as error:
         discard(strict, "Asha", "10C")
     assert str(error.value) == "Asha must lay down every spread at once (three aces excepted)"
-    aces = draw(state_with({"Asha": "AH AS AD 8C 10C", "Ben": hands["Ben"]}, variants=at_once), "Asha")
+    aces = draw(state_with({"Asha": "AH AS AD 8C 10C", "Ben": hands["Ben"]}, rules=at_once), "Asha")
     assert discard(aces, "Asha", "10C").current == "Ben"
     assert discard(draw(state_with(hands), "Asha"), "Asha", "10C").current == "Ben"
 
@@ -148,9 +148,9 @@ def test_stock_out():
 )
 def test_whole_hands(count, seed, no_discard, at_once, stake):
     players = ["Asha", "Ben", "Cy", "Dee"][:count]
-    variants = TonkVariants(no_starting_discard=no_discard, spreads_at_once=at_once)
-    state = simulate_hand(players, seed, stake=stake, variants=variants)
-    assert state == simulate_hand(players, seed, stake=stake, variants=variants)
+    rules = Rules(no_starting_discard=no_discard, spreads_at_once=at_once)
+    state = simulate_hand(players, seed, stake=stake, rules=rules)
+    assert state == simulate_hand(players, seed, stake=stake, rules=rules)
     assert state.ending is not None
     assert list(state.ending.payouts) == players and sum(state.ending.payouts.values()) == 0
     cards = all_cards(state)
