@@ -12,14 +12,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import GAMES, LOCALES, PROJECT_DIR, cache
+from . import LOCALES, PROJECT_DIR, cache
+from .registry import GAMES
 from .errors import CheckFailed, InputError, Problem
-from .examples import derived_values, run_examples
+from .edition import Edition, check_editions, make_edition
 from .i18n import COMMON_DOMAIN, Translator, check_locales, fallback_problems, load_translator
-from .model import LoadedModel, load_models
+from .model import load_models
 from .render.html import render_rulebook
 from .render.script import for_print
-from .sheets import SheetOptions, check_situations
+from .sheets import SheetOptions
 
 FORMATS = ("html", "pdf")
 PAPERS = ("a4", "letter")
@@ -28,7 +29,7 @@ SOURCE_DIRS = ("generator", "templates", "locales", "tests", ".git")
 
 @dataclass(frozen=True)
 class Options:
-    games: tuple[str, ...] = GAMES
+    games: tuple[str, ...] = tuple(GAMES)
     locales: tuple[str, ...] = LOCALES
     formats: tuple[str, ...] = FORMATS
     papers: tuple[str, ...] = PAPERS
@@ -41,6 +42,8 @@ class Options:
     #: Where the static site will be published; used for canonical links and the sitemap.
     base_url: str = "https://example.org/rules/"
     cache_dir: Path | None = None
+    #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
+    house_rules: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -98,31 +101,27 @@ def validate_options(opts: Options) -> None:
 class Prepared:
     """Everything checked and in memory, before a single byte is written."""
 
-    models: dict[str, LoadedModel]
+    editions: dict[str, Edition]
     translators: dict[str, Translator]
-    outcomes: dict
-    values: dict
+
+    @property
+    def models(self):
+        return {g: e.loaded for g, e in self.editions.items()}
+
+    @property
+    def values(self):
+        return {g: e.values for g, e in self.editions.items()}
 
 
 def prepare(opts: Options) -> Prepared:
     """Read and check every input: models, examples, catalogs. Raises InputError or CheckFailed."""
     validate_options(opts)
+    unknown = sorted(set(opts.house_rules) - set(GAMES))
+    if unknown:
+        raise InputError(Problem("--rule", None, f"unknown game '{unknown[0]}' (known: {', '.join(GAMES)})"))
     models = load_models(opts.games, opts.games_dir)
-    outcomes, failures = {}, []
-    for game, loaded in models.items():
-        outcomes[game] = run_examples(loaded.model)
-        for i, ex in enumerate(loaded.model.examples):
-            o = outcomes[game][ex.id]
-            loc = ("examples", i)
-            if o.error:
-                failures.append(loaded.source.problem(loc, f"example '{ex.id}': the engine refuses its input: {o.error}"))
-            for key, written, computed in o.mismatches:
-                failures.append(loaded.source.problem(
-                    loc + ("expect", key), f"example '{ex.id}': {key} is written as {written!r} but the engine computes {computed!r}"))
-    if failures:
-        raise CheckFailed(failures)
-    if "tonk" in models:
-        check_situations()
+    editions = {game: make_edition(loaded, opts.house_rules.get(game, {})) for game, loaded in models.items()}
+    check_editions(editions)
     domains = tuple(opts.games) + (COMMON_DOMAIN,)
     kwargs = {"locales_dir": opts.locales_dir} if opts.locales_dir else {}
     translators, problems = {}, []
@@ -141,28 +140,20 @@ def prepare(opts: Options) -> Prepared:
         exponent = -stake.normalize().as_tuple().exponent
         if exponent > get_currency_precision(currency):
             raise InputError(Problem("command line", None, f"--stake {stake} has more decimals than {currency} uses"))
-    values = {g: {**m.model.facts, **derived_values(g)} for g, m in models.items()}
-    return Prepared(models, translators, outcomes, values)
+    return Prepared(editions, translators)
 
 
 def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int | None], str]:
     """Every HTML document, keyed by (game, locale, kind, table); strict mode refuses English fallbacks."""
-    from .render import sheets as sheet_html
-
     docs = {}
     so = opts.sheets
     for code, tr in prep.translators.items():
-        for game, loaded in prep.models.items():
-            model = loaded.model
-            docs[(game, code, "rulebook", None)] = render_rulebook(model, prep.outcomes[game], tr, prep.values[game])
-            if game == "bunco":
-                docs[(game, code, "tally-sheet", None)] = sheet_html.tally_sheet(model, tr, so)
-                for table in range(so.tables):
-                    docs[(game, code, "scorepad", table + 1)] = sheet_html.scorepad(model, tr, so, table)
-            elif game == "tonk":
-                docs[(game, code, "payout-sheet", None)] = sheet_html.payout_sheet(model, tr, so)
-            elif game == "stop-the-bus":
-                docs[(game, code, "hand-ranking", None)] = sheet_html.hand_ranking(model, tr, so)
+        for game, edition in prep.editions.items():
+            docs[(game, code, "rulebook", None)] = render_rulebook(edition, tr)
+            for sheet in edition.game.sheets:
+                for table in range(so.tables) if sheet.per_table else (None,):
+                    key = (game, code, sheet.kind, None if table is None else table + 1)
+                    docs[key] = sheet.render(edition, tr, so, table)
     if opts.strict:
         problems = fallback_problems(prep.translators, locales_dir=opts.locales_dir)
         if problems:
@@ -179,7 +170,8 @@ def _pdf_job(args):
 
 def _options_key(opts: Options) -> dict:
     return {"games": opts.games, "locales": opts.locales, "formats": opts.formats, "papers": opts.papers,
-            "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url}
+            "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
+            "house_rules": {g: sorted(r.items()) for g, r in sorted(opts.house_rules.items())}}
 
 
 def build(opts: Options, progress=None, on_plan=None) -> Report:
@@ -217,7 +209,7 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
         if "html" in opts.formats:
             art = Artifact(game, code, kind, "html", None, table)
             files[art.path] = html.encode("utf-8")
-            entries.append(_entry(art, files[art.path], None))
+            entries.append(_entry(art, files[art.path], None, prep.editions[game].changed))
         if "pdf" in opts.formats:
             html = for_print(html, code)
             for paper in opts.papers:
@@ -252,7 +244,7 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     for art, _, _, k, _ in pdf_jobs:
         data, pages = results[k]
         files[art.path] = data
-        entries.append(_entry(art, data, pages))
+        entries.append(_entry(art, data, pages, prep.editions[art.game].changed))
     from .site import render_site
 
     full = set(opts.games) == set(GAMES) and set(opts.locales) == set(LOCALES)
@@ -298,7 +290,7 @@ def _run_pdf_jobs(jobs: list, workers: int, done) -> list:
     return out
 
 
-def _entry(art: Artifact, data: bytes, pages: int | None) -> dict:
+def _entry(art: Artifact, data: bytes, pages: int | None, rules: dict | None = None) -> dict:
     entry = {"game": art.game, "locale": art.locale, "kind": art.kind, "format": art.format}
     if art.format == "pdf":
         entry["paper"] = art.paper
@@ -308,6 +300,8 @@ def _entry(art: Artifact, data: bytes, pages: int | None) -> dict:
     entry["sha256"] = hashlib.sha256(data).hexdigest()
     if art.format == "pdf":
         entry["pages"] = pages
+    if rules:  # house rules that differ from the standard ones
+        entry["rules"] = {k: list(v) if isinstance(v, tuple) else v for k, v in rules.items()}
     return entry
 
 

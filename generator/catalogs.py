@@ -15,7 +15,6 @@ from .errors import CheckFailed, Problem
 from .i18n import COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, placeholder_problems, read_catalog
 from .model import load_model, translatable_units
 from .render.html import CATEGORY_NAMES, TEMPLATES_DIR
-from .sheets import SITUATION_TEXT
 from .yamlsource import display_path
 
 #: Fixed header dates keep catalogs stable in version control.
@@ -46,9 +45,6 @@ def template_catalog() -> Catalog:
             cat.add(msgid, locations=[(_rel(path), lineno)], auto_comments=comments)
     for name in CATEGORY_NAMES.values():
         cat.add(name, locations=[("generator/render/html.py", 1)], auto_comments=["Stop the Bus hand category"])
-    for title, rule in SITUATION_TEXT.values():
-        for text in (title, rule):
-            cat.add(text, locations=[("generator/sheets.py", 1)], auto_comments=["Tonk payout sheet"])
     return cat
 
 

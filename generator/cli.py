@@ -56,6 +56,10 @@ def parser() -> argparse.ArgumentParser:
         sp.add_argument("--games", nargs="+", metavar="GAME", help=f"games to build (default: all of {', '.join(GAMES)})")
         sp.add_argument("--locales", nargs="+", metavar="LANG", help=f"locales (default: all of {', '.join(LOCALES)})")
         sp.add_argument("--strict", action="store_true", help="missing or fuzzy translations are errors, not English fallbacks")
+        sp.add_argument("--rule", action="append", default=[], metavar="GAME.NAME=VALUE",
+                        help="a house rule, e.g. bunco.wipeout=true (repeatable; see `rulesheets rules`)")
+        sp.add_argument("--house-rules", type=Path, metavar="FILE.toml",
+                        help="house rules from a TOML file with one table per game ([bunco] wipeout = true)")
 
     b = sub.add_parser("build", help="build every artifact into output/ (replaced atomically)")
     selection(b)
@@ -66,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--base-url", default="https://example.org/rules/",
                    help="public address of the static site, for canonical links and sitemap.xml")
     s = b.add_argument_group("sheets")
-    s.add_argument("--sets", type=int, default=4, help="Bunco sets per evening on tally sheets and scorepads (default 4)")
+    s.add_argument("--sets", type=int, default=None, help="Bunco sets per evening on tally sheets and scorepads (default: the rules', 4)")
     s.add_argument("--group", default="", help="group name printed on tally sheets")
     s.add_argument("--date", type=_date, default=None, help="date printed on tally sheets (YYYY-MM-DD)")
     s.add_argument("--per-page", type=int, default=1, help="tally sheets per page: 1, 2 or 4, with cut lines")
@@ -74,6 +78,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--tables", type=int, default=3, help="Bunco tables, one scorepad each (default 3)")
     s.add_argument("--stake", default=None, help="Tonk stake for the payout sheet (default: the locale's usual stake)")
     s.add_argument("--currency", default=None, help="currency for the payout sheet (default: the locale's)")
+
+    r = sub.add_parser("rules", help="list every house rule: name, default, allowed values, what it does")
+    r.add_argument("game", nargs="?", help="one game (default: all)")
 
     c = sub.add_parser("check", help="validate models, run every worked example, check catalogs and fonts; render nothing")
     selection(c)
@@ -104,12 +111,15 @@ def _run(args) -> int:
 
         return catalogs.run(args.action, _many(args.locales, LOCALES), strict=args.strict)
 
+    if args.command == "rules":
+        return _list_rules(args.game)
     from .build import Options, build, check
 
     games = _many(args.games, GAMES)
     locales = _many(args.locales, LOCALES)
+    house_rules = _house_rules(args)
     if args.command == "check":
-        prep = check(Options(games=games, locales=locales, strict=args.strict))
+        prep = check(Options(games=games, locales=locales, strict=args.strict, house_rules=house_rules))
         n = sum(len(m.model.examples) for m in prep.models.values())
         print(f"checked {len(prep.models)} models, {n} worked examples, {len(prep.translators)} locales: all good")
         return 0
@@ -121,7 +131,7 @@ def _run(args) -> int:
                           currency=args.currency)
     opts = Options(games=games, locales=locales, formats=_many(args.formats, ("html", "pdf")),
                    papers=_many(args.papers, ("a4", "letter")), out=args.out, jobs=args.jobs, strict=args.strict,
-                   sheets=sheets, base_url=args.base_url)
+                   sheets=sheets, base_url=args.base_url, house_rules=house_rules)
     from .progress import Progress
 
     with Progress() as progress:
@@ -136,6 +146,29 @@ def _run(args) -> int:
         print(f"built {report.built} PDFs, reused {report.reused}, failed 0: {len(report.artifacts)} artifacts "
               f"({made}) in {opts.out}, {report.seconds:.1f} s; manifest.json lists them")
         print("stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.stages.items()))
+    return 0
+
+
+def _house_rules(args) -> dict:
+    from .edition import merge_house_rules, parse_rule_options, read_house_rules
+
+    from_file = read_house_rules(args.house_rules) if args.house_rules else {}
+    return merge_house_rules(from_file, parse_rule_options(args.rule))
+
+
+def _list_rules(game: str | None) -> int:
+    """`rulesheets rules [GAME]`: every house rule with its default, allowed values and one line."""
+    from .edition import allowed_text, _show
+    from .errors import InputError, Problem
+    from .model import load_model
+
+    if game is not None and game not in GAMES:
+        raise InputError(Problem("rules", None, f"unknown game '{game}' (known: {', '.join(GAMES)})"))
+    for g in (game,) if game else GAMES:
+        model = load_model(g).model
+        print(f"{g}:")
+        for rule in model.house_rules:
+            print(f"  {g}.{rule.id}  default {_show(model.rules[rule.id])}  allowed {allowed_text(rule)}  -- {rule.label}")
     return 0
 
 

@@ -9,7 +9,8 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .engine import bunco, cards as cardlib, odds, stop_the_bus, tonk
+from .engine import bunco, cards as cardlib, stop_the_bus, tonk
+from .expr import ExprError, evaluate, names as expr_names
 from .model import FACT_REF, Example, GameModel
 
 
@@ -26,7 +27,8 @@ Round = Field(ge=1, le=6)
 class ThrowIn(_Schema):
     dice: tuple[int, int, int]
     round: int = Round
-    wipeout: bool = False
+    #: None: as the edition's rules say; true/false: this example is about the rule being on or off.
+    wipeout: bool | None = None
 
 
 class ThrowOut(_Schema):
@@ -39,7 +41,7 @@ class ThrowOut(_Schema):
 
 class TurnIn(_Schema):
     round: int = Round
-    throws: tuple[tuple[int, int, int], ...] = Field(min_length=1)
+    throws: tuple[tuple[int, int, int], ...] = Field(min_length=1, max_length=20)
 
 
 class TurnOut(_Schema):
@@ -92,6 +94,7 @@ class WentOutIn(_Schema):
     winner: str
     discarded: bool
     stake: int = 1
+    by_new_spreads: bool | None = None
 
 
 class PayoutOut(_Schema):
@@ -105,39 +108,34 @@ class SpreadOut(_Schema):
     deadwood: int | None = None
 
 
-# --- the engine calls --------------------------------------------------------------------------
+# --- the engine calls: each gets the edition's Rules and the checked input ----------------------
 
-def _points(facts: dict) -> dict:
-    """The model's point values, so a changed fact changes what the engine computes."""
-    return {"bunco_points": facts["bunco_points"], "baby_bunco_points": facts["baby_bunco_points"],
-            "point_per_die": facts["point_per_die"]}
-
-
-def _throw(facts, i: ThrowIn) -> dict:
-    t = bunco.score_throw(i.dice, i.round, wipeout=i.wipeout, **_points(facts))
+def _throw(rules: bunco.Rules, i: ThrowIn) -> dict:
+    t = bunco.score_throw(i.dice, i.round, wipeout=i.wipeout, rules=rules)
     return {"points": t.points, "bunco": t.bunco, "baby_bunco": t.baby_bunco,
             "wipeout": t.wipeout, "rolls_again": t.rolls_again}
 
 
-def _turn(facts, i: TurnIn) -> dict:
+def _turn(rules: bunco.Rules, i: TurnIn) -> dict:
     total, steps = 0, []
     for n, dice in enumerate(i.throws, start=1):
-        t = bunco.score_throw(dice, i.round, **_points(facts))
-        steps.append({"dice": dice, "points": t.points, "bunco": t.bunco, "baby_bunco": t.baby_bunco})
-        total += t.points
+        t = bunco.score_throw(dice, i.round, rules=rules)
+        steps.append({"dice": dice, "points": t.points, "bunco": t.bunco, "baby_bunco": t.baby_bunco,
+                      "wipeout": t.wipeout})
+        total = 0 if t.wipeout else total + t.points
         if not t.rolls_again and n < len(i.throws):
             raise ExampleInputError(f"throw {n} scores nothing, so the turn ends there; remove the throws after it")
     return {"points": total, "steps": steps, "passes": not steps[-1]["points"]}
 
 
-def _seating(facts, i: SeatingIn) -> dict:
-    after = bunco.next_seating([list(map(tuple, t)) for t in i.seating], list(i.winners))
+def _seating(rules: bunco.Rules, i: SeatingIn) -> dict:
+    after = bunco.next_seating([list(map(tuple, t)) for t in i.seating], list(i.winners), rules=rules)
     return {"seating": _plain(after)}
 
 
-def _showdown(facts, i: HandsIn) -> dict:
-    ranks = {p: stop_the_bus.hand_rank(h) for p, h in i.hands.items()}
-    return {"losers": tuple(sorted(stop_the_bus.losers(i.hands))),
+def _showdown(rules: stop_the_bus.Rules, i: HandsIn) -> dict:
+    ranks = {p: stop_the_bus.hand_rank(h, rules=rules) for p, h in i.hands.items()}
+    return {"losers": tuple(sorted(stop_the_bus.losers(i.hands, rules=rules))),
             "categories": {p: r.category for p, r in ranks.items()}}
 
 
@@ -150,29 +148,34 @@ def _all_cards(hands: dict[str, str]) -> None:
     cardlib.as_cards(" ".join(hands.values()))
 
 
-def _dealt(facts, i: StakeHandsIn) -> dict:
+def _dealt(rules: tonk.Rules, i: StakeHandsIn) -> dict:
+    _all_cards(i.hands)
+    for player, hand in i.hands.items():
+        if len(cardlib.parse_cards(hand)) != rules.hand_size:
+            raise ExampleInputError(f"{player} is dealt {len(cardlib.parse_cards(hand))} cards, "
+                                    f"but these rules deal {rules.hand_size}")
+    totals = _totals(i.hands)
+    return {"totals": totals, "payouts": tonk.payouts_dealt_tonk(totals, stake=i.stake, rules=rules)}
+
+
+def _knock(rules: tonk.Rules, i: KnockIn) -> dict:
     _all_cards(i.hands)
     totals = _totals(i.hands)
-    return {"totals": totals, "payouts": tonk.payouts_dealt_tonk(totals, stake=i.stake)}
+    return {"totals": totals, "payouts": tonk.payouts_knock(totals, i.knocker, stake=i.stake, rules=rules)}
 
 
-def _knock(facts, i: KnockIn) -> dict:
+def _stock_out(rules: tonk.Rules, i: StakeHandsIn) -> dict:
     _all_cards(i.hands)
     totals = _totals(i.hands)
-    return {"totals": totals, "payouts": tonk.payouts_knock(totals, i.knocker, stake=i.stake)}
+    return {"totals": totals, "payouts": tonk.payouts_stock_out(totals, stake=i.stake, rules=rules)}
 
 
-def _stock_out(facts, i: StakeHandsIn) -> dict:
-    _all_cards(i.hands)
-    totals = _totals(i.hands)
-    return {"totals": totals, "payouts": tonk.payouts_stock_out(totals, stake=i.stake)}
+def _went_out(rules: tonk.Rules, i: WentOutIn) -> dict:
+    return {"payouts": tonk.payouts_went_out(list(i.players), i.winner, discarded=i.discarded, stake=i.stake,
+                                             by_new_spreads=i.by_new_spreads, rules=rules)}
 
 
-def _went_out(facts, i: WentOutIn) -> dict:
-    return {"payouts": tonk.payouts_went_out(list(i.players), i.winner, discarded=i.discarded, stake=i.stake)}
-
-
-def _spread(facts, i: CardsIn) -> dict:
+def _spread(rules: tonk.Rules, i: CardsIn) -> dict:
     cs = cardlib.parse_cards(i.cards)
     return {"total": tonk.hand_total(cs), "book": tonk.is_book(cs), "run": tonk.is_run(cs),
             "deadwood": tonk.deadwood(cs)}
@@ -183,7 +186,7 @@ class Kind:
     game: str
     input: type[_Schema]
     expect: type[_Schema]
-    run: Callable[[dict, Any], dict]
+    run: Callable[[Any, Any], dict]
 
 
 KINDS: dict[str, Kind] = {
@@ -212,30 +215,47 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def resolve_fact_refs(data: Any, facts: dict[str, int], path: tuple = ()) -> tuple[Any, list]:
-    """Replace every `$fact` string by the fact's value; return the data and any unknown names."""
+def resolve_fact_refs(data: Any, values: dict[str, Any], path: tuple = ()) -> tuple[Any, list]:
+    """Replace `$name` by a value and `=expression` by its result; return the data and any unknown names.
+
+    `values` holds the edition's rules, computed numbers and facts, so an expectation written
+    as `=2 * tonk_multiplier` follows a house rule while the engine computes it independently.
+    """
     missing: list[tuple[tuple, str]] = []
     if isinstance(data, str):
         m = FACT_REF.match(data)
         if m:
-            if m.group(1) in facts:
-                return facts[m.group(1)], missing
+            if m.group(1) in values:
+                return values[m.group(1)], missing
             missing.append((path, m.group(1)))
+        elif data.startswith("="):
+            try:
+                unknown = sorted(expr_names(data[1:]) - set(values))
+                if unknown:
+                    return data, [(path, n) for n in unknown]
+                return evaluate(data[1:], values), missing
+            except ExprError as exc:
+                missing.append((path, str(exc)))
         return data, missing
     if isinstance(data, dict):
         out = {}
         for k, v in data.items():
-            out[k], more = resolve_fact_refs(v, facts, path + (k,))
+            out[k], more = resolve_fact_refs(v, values, path + (k,))
             missing += more
         return out, missing
     if isinstance(data, list):
         out_list = []
         for n, v in enumerate(data):
-            item, more = resolve_fact_refs(v, facts, path + (n,))
+            item, more = resolve_fact_refs(v, values, path + (n,))
             out_list.append(item)
             missing += more
         return out_list, missing
     return data, missing
+
+
+def applies(when: str | None, values: dict[str, Any]) -> bool:
+    """Whether a `when:` condition holds for an edition (no condition: always)."""
+    return when is None or bool(evaluate(when, values))
 
 
 @dataclass(frozen=True)
@@ -261,37 +281,21 @@ def _same(key: str, written: Any, computed: Any) -> bool:
     return _plain(written) == _plain(computed)
 
 
-def run_example(model: GameModel, example: Example) -> Outcome:
-    """Run one (already schema-checked) example through the engine and compare."""
+def run_example(example: Example, rules: Any, values: dict[str, Any]) -> Outcome:
+    """Run one (already schema-checked) example through the engine under `rules` and compare."""
     kind = KINDS[example.kind]
-    raw_in, _ = resolve_fact_refs(example.input, model.facts)
-    raw_out, _ = resolve_fact_refs(example.expect, model.facts)
+    raw_in, _ = resolve_fact_refs(example.input, values)
+    raw_out, _ = resolve_fact_refs(example.expect, values)
     inp = kind.input.model_validate(raw_in)
     expect = kind.expect.model_validate(raw_out).model_dump(exclude_none=True)
     try:
-        result = kind.run(model.facts, inp)
+        result = kind.run(rules, inp)
     except ValueError as exc:
         return Outcome(example, inp, {}, error=str(exc))
     mismatches = tuple((k, v, result.get(k)) for k, v in expect.items() if not _same(k, v, result.get(k)))
     return Outcome(example, inp, result, mismatches)
 
 
-def run_examples(model: GameModel) -> dict[str, Outcome]:
-    return {e.id: run_example(model, e) for e in model.examples}
-
-
-@lru_cache(maxsize=None)
-def derived_values(game: str) -> dict[str, int | Fraction]:
-    """Numbers the prose may quote that the engine computes (odds, counts), by placeholder name."""
-    if game == "bunco":
-        return {f"odds_{k}": v for k, v in odds.bunco_odds().items()}
-    if game == "stop-the-bus":
-        counts = odds.stop_the_bus_counts()
-        values: dict[str, int | Fraction] = {"total_hands": sum(counts.values())}
-        for cat, n in counts.items():
-            values[f"count_{cat}"] = n
-            values[f"odds_{cat}"] = Fraction(n, sum(counts.values()))
-        return values
-    if game == "tonk":
-        return {f"odds_{k}": v for k, v in odds.tonk_dealt_odds().items()}
-    return {}
+def run_examples(model: GameModel, rules: Any, values: dict[str, Any]) -> dict[str, Outcome]:
+    """Every example whose `when` holds for the edition, run under its rules."""
+    return {e.id: run_example(e, rules, values) for e in model.examples if applies(e.when, values)}

@@ -118,7 +118,7 @@ def placeholder_problems(catalog: Catalog, path: Path) -> list[Problem]:
     """Every translation must keep exactly the placeholders of its source."""
     problems = []
     for msg in catalog:
-        if not msg.id or not msg.string:
+        if not msg.id or not msg.string or msg.fuzzy:  # a fuzzy entry is never shown
             continue
         ids = msg.id if isinstance(msg.id, tuple) else (msg.id,)
         strings = msg.string if isinstance(msg.string, tuple) else (msg.string,)
@@ -220,6 +220,9 @@ class Translator:
     def format_value(self, value, fmt: str | None) -> str:
         if isinstance(value, str):  # names and amounts already formatted
             return value
+        if isinstance(value, tuple):  # a rule with several values: "49 or 50"
+            return format_list([self.number(v) for v in value], style="or" if fmt == "or" else "standard",
+                               locale=self.code)
         if isinstance(value, Fraction):
             if fmt == "one_in":
                 return self.number(round(1 / value))

@@ -6,8 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from .engine import odds, tonk
-from .errors import CheckFailed, InputError, Problem
+from .engine import odds, stop_the_bus, tonk
+from .errors import InputError, Problem
 
 #: kind -> game; every sheet exists in every locale, as HTML and one-page PDFs.
 SHEETS = {"tally-sheet": "bunco", "scorepad": "bunco", "payout-sheet": "tonk", "hand-ranking": "stop-the-bus"}
@@ -18,7 +18,8 @@ CURRENCIES = ("INR", "NPR", "BDT", "KRW", "EUR", "USD")
 class SheetOptions:
     """What a host can choose for the evening's sheets (command-line options)."""
 
-    sets: int = 4
+    #: None: the rules' sets per evening (standard 4).
+    sets: int | None = None
     group: str = ""
     date: dt.date | None = None
     per_page: int = 1
@@ -32,11 +33,11 @@ class SheetOptions:
         def bad(message: str) -> InputError:
             return InputError(Problem("command line", None, message))
 
-        if not 1 <= self.sets <= 6:
+        if self.sets is not None and not 1 <= self.sets <= 6:
             raise bad(f"--sets must be between 1 and 6, got {self.sets}")
         if self.per_page not in (1, 2, 4):
             raise bad(f"--per-page must be 1, 2 or 4, got {self.per_page}")
-        if self.per_page == 4 and self.sets > 4:
+        if self.per_page == 4 and (self.sets or 0) > 4:
             raise bad(f"--per-page 4 fits at most 4 sets on a tally sheet, got --sets {self.sets}")
         if not 1 <= self.copies <= 100:
             raise bad(f"--copies must be between 1 and 100, got {self.copies}")
@@ -60,88 +61,36 @@ def parse_stake(text: str) -> Decimal:
     return value
 
 
-# --- Tonk payouts: every way a hand ends, for 2 and 3 players --------------------------------
+# --- Tonk payouts: every way a hand ends, for 2 and 3 players, from the model's situations ------
 
-#: The rows of the payout sheet: (title, rule in words), English msgids of the common domain.
-SITUATION_TEXT = {
-    "dealt": ("Dealt tonk", "A dealt hand of 49 or 50 wins double stake from each other player."),
-    "two-dealt": ("Two dealt tonks", "Nobody pays; shuffle and deal again."),
-    "tonk-out": ("Tonk out", "Every card played without a discard: double stake from each player."),
-    "out": ("Out after discarding", "Hand emptied by the last discard: single stake from each player."),
-    "knock-low": ("Knock, and lowest", "The knocker's total is strictly lowest: single stake from each player."),
-    "caught": ("Knock, caught", "The knocker pays double stake to each player equal or lower; the lowest also "
-                                "collects single stake from everyone above it and from the knocker."),
-    "caught-tie": ("Caught with a tie for low", "A tie still catches the knocker, who pays the tied player "
-                                                "double stake and single stake."),
-    "stock-out": ("Stock runs out", "Each player with the lowest total collects single stake from each player above it."),
-}
+def situation_totals(situation, players: int, values: dict) -> dict[str, int]:
+    """A situation's sample totals for `players` players, `=expressions` worked out under the edition's rules."""
+    from .examples import resolve_fact_refs
+
+    totals, missing = resolve_fact_refs(dict(situation.totals[players]), values)
+    if missing:  # the model loader has vetted every name; this is a programming error
+        raise ValueError(f"payout situation '{situation.id}': cannot compute {missing}")
+    return totals
 
 
-@dataclass(frozen=True)
-class Situation:
-    """One way a Tonk hand ends, with sample totals; `expect` is net stake units, checked against the engine."""
-
-    id: str  # a key of SITUATION_TEXT
-    totals: dict[str, int]
-    how: str  # dealt | went_out | went_out_discard | knock | stock_out
-    expect: dict[str, int]
-    knocker: str | None = None
-    winner: str | None = None
-
-
-SITUATIONS = {
-    2: (
-        Situation("dealt", {"A": 49, "B": 31}, "dealt", {"A": 2, "B": -2}),
-        Situation("two-dealt", {"A": 50, "B": 49}, "dealt", {"A": 0, "B": 0}),
-        Situation("tonk-out", {"A": 0, "B": 23}, "went_out", {"A": 2, "B": -2}, winner="A"),
-        Situation("out", {"A": 0, "B": 17}, "went_out_discard", {"A": 1, "B": -1}, winner="A"),
-        Situation("knock-low", {"A": 6, "B": 14}, "knock", {"A": 1, "B": -1}, knocker="A"),
-        Situation("caught", {"A": 11, "B": 5}, "knock", {"A": -3, "B": 3}, knocker="A"),
-        Situation("caught-tie", {"A": 8, "B": 8}, "knock", {"A": -3, "B": 3}, knocker="A"),
-        Situation("stock-out", {"A": 9, "B": 15}, "stock_out", {"A": 1, "B": -1}),
-    ),
-    3: (
-        Situation("dealt", {"A": 49, "B": 31, "C": 26}, "dealt", {"A": 4, "B": -2, "C": -2}),
-        Situation("two-dealt", {"A": 50, "B": 49, "C": 22}, "dealt", {"A": 0, "B": 0, "C": 0}),
-        Situation("tonk-out", {"A": 0, "B": 23, "C": 12}, "went_out", {"A": 4, "B": -2, "C": -2}, winner="A"),
-        Situation("out", {"A": 0, "B": 17, "C": 30}, "went_out_discard", {"A": 2, "B": -1, "C": -1}, winner="A"),
-        Situation("knock-low", {"A": 6, "B": 14, "C": 21}, "knock", {"A": 2, "B": -1, "C": -1}, knocker="A"),
-        Situation("caught", {"A": 11, "B": 5, "C": 19}, "knock", {"A": -3, "B": 4, "C": -1}, knocker="A"),
-        Situation("caught-tie", {"A": 8, "B": 8, "C": 19}, "knock", {"A": -3, "B": 4, "C": -1}, knocker="A"),
-        Situation("stock-out", {"A": 9, "B": 9, "C": 15}, "stock_out", {"A": 1, "B": 1, "C": -2}),
-    ),
-}
+def transfers(situation, totals: dict[str, int], rules: tonk.Rules, stake: int = 1) -> list[tonk.Transfer]:
+    """Who pays whom in a situation, computed by the engine under the edition's rules."""
+    if situation.how == "dealt":
+        return tonk.dealt_tonk_transfers(totals, stake, rules=rules)
+    if situation.how in ("went_out", "went_out_discard"):
+        return tonk.went_out_transfers(list(totals), situation.winner, discarded=situation.how == "went_out_discard",
+                                       stake=stake, by_new_spreads=situation.by_new_spreads, rules=rules)
+    if situation.how == "knock":
+        return tonk.knock_transfers(totals, situation.knocker, stake, rules=rules)
+    return tonk.stock_out_transfers(totals, stake, rules=rules)
 
 
-def transfers(s: Situation, stake: int = 1) -> list[tonk.Transfer]:
-    if s.how == "dealt":
-        return tonk.dealt_tonk_transfers(s.totals, stake)
-    if s.how in ("went_out", "went_out_discard"):
-        return tonk.went_out_transfers(list(s.totals), s.winner, discarded=s.how == "went_out_discard", stake=stake)
-    if s.how == "knock":
-        return tonk.knock_transfers(s.totals, s.knocker, stake)
-    return tonk.stock_out_transfers(s.totals, stake)
-
-
-def payments(s: Situation) -> dict[tuple[str, str], int]:
-    """Stake units each payer owes each payee: a double and a single stake to the same player add up."""
+def payments(situation, totals: dict[str, int], rules: tonk.Rules) -> dict[tuple[str, str], int]:
+    """Stake units each payer owes each payee: a multiplied and a single stake to the same player add up."""
     owed: dict[tuple[str, str], int] = {}
-    for t in transfers(s):
+    for t in transfers(situation, totals, rules):
         owed[(t.payer, t.payee)] = owed.get((t.payer, t.payee), 0) + t.amount
     return owed
-
-
-def check_situations() -> None:
-    """Each situation's written result must be the engine's, like a worked example."""
-    problems = []
-    for n, situations in SITUATIONS.items():
-        for s in situations:
-            got = tonk.net(transfers(s), s.totals)
-            if got != s.expect:
-                problems.append(Problem("generator/sheets.py", None,
-                                        f"payout situation '{s.id}' ({n} players): written {s.expect} but the engine computes {got}"))
-    if problems:
-        raise CheckFailed(problems)
 
 
 # --- Stop the Bus: one example hand per category, best first --------------------------------
@@ -156,8 +105,8 @@ RANKING_EXAMPLES = {
 }
 
 
-def ranking_rows() -> list[dict]:
-    counts = odds.stop_the_bus_counts()
-    chances = odds.stop_the_bus_odds()
+def ranking_rows(rules: stop_the_bus.Rules) -> list[dict]:
+    counts = odds.stop_the_bus_counts(rules=rules)
+    chances = odds.stop_the_bus_odds(rules=rules)
     return [{"category": c, "cards": RANKING_EXAMPLES[c], "count": counts[c], "odds": chances[c]}
             for c in reversed(list(counts))]

@@ -264,7 +264,7 @@ class _Context:
 
 def rulebook_sections(prep, game: str, tr: Translator) -> list[SectionView]:
     """The rulebook's sections and worked examples, exactly as the print rulebook has them."""
-    return html_sections(prep.models[game].model, prep.outcomes[game], tr, prep.values[game])
+    return html_sections(prep.editions[game], tr)
 
 
 def _sitemap(pages: dict[str, Page], base_url: str, lastmod: dict) -> str:

@@ -12,6 +12,8 @@ from .dice import DICE_PER_THROW, check_dice, roll
 PLAYERS_PER_TABLE = 4
 #: The round whose target is 1, where three 1s are a Bunco and never a wipeout.
 FIRST_ROUND = 1
+#: Three of this face are a wipeout when the rule is on (outside the first round).
+WIPEOUT_FACE = 1
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ def score_throw(dice, round_number: int, *, wipeout: bool | None = None, rules: 
     alike = len(set(faces)) == 1
     if alike and faces[0] == target:
         return Throw(faces, target, rules.bunco_points, True, False, False)
-    if alike and wipeout and faces[0] == 1:
+    if alike and wipeout and faces[0] == WIPEOUT_FACE:
         # Round 1 was handled above: there three 1s are a Bunco, never a wipeout.
         return Throw(faces, target, 0, False, False, True)
     if alike:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -11,9 +12,7 @@ from markupsafe import Markup, escape
 
 from .. import PROJECT_DIR
 from ..engine.cards import parse_cards
-from ..examples import Outcome
 from ..i18n import COMMON_DOMAIN, Translator
-from ..model import GameModel
 from .markdown import render_prose
 
 TEMPLATES_DIR = PROJECT_DIR / "templates"
@@ -23,6 +22,7 @@ CATEGORY_NAMES = {
     "flush": "Flush", "pair": "Pair", "high_card": "High card",
 }
 RANK_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
 
 
 @lru_cache(maxsize=1)
@@ -114,25 +114,57 @@ def model_text(tr: Translator, game: str, text: str, values: dict) -> Markup:
     return _fill_markup(tr, translated, fallback, values)
 
 
-def rulebook_sections(model: GameModel, outcomes: dict[str, Outcome], tr: Translator, values: dict) -> list[SectionView]:
+def section_markdown(section, edition) -> str:
+    """A section's Markdown under the edition's rules: plain parts and the blocks whose condition holds."""
+    out = ""
+    for part in section.parts():
+        if isinstance(part, str) or edition.applies(part.when):
+            text = (part if isinstance(part, str) else part.text).strip("\n")
+            # A block that continues a list joins it; anything else is a new paragraph.
+            joint = "\n" if out and _LIST_ITEM.match(text) and _LIST_ITEM.match(out.rsplit("\n", 1)[-1]) else "\n\n"
+            out = f"{out}{joint}{text}" if out else text
+    return out
+
+
+def rulebook_sections(edition, tr: Translator) -> list[SectionView]:
     """The rulebook's sections with their worked examples, translated; shared by print and site."""
-    game = model.game
+    game, values, outcomes = edition.model.game, edition.values, edition.outcomes
     sections = []
-    for s in model.sections:
+    for s in edition.model.sections:
+        if not edition.applies(s.when):
+            continue
         examples = tuple(
             ExampleView(outcomes[e].example, model_text(tr, game, outcomes[e].example.caption, values),
                         outcomes[e].input.model_dump(), outcomes[e].result)
-            for e in s.examples)
+            for e in s.examples if e in outcomes)
         sections.append(SectionView(s.id, model_text(tr, game, s.title, values),
-                                    render_prose(s.body, game, tr, values), examples))
+                                    render_prose(section_markdown(s, edition), game, tr, values), examples))
     return sections
 
 
-def render_rulebook(model: GameModel, outcomes: dict[str, Outcome], tr: Translator, values: dict) -> str:
+def house_rules_box(edition, tr: Translator) -> list[dict]:
+    """The house rules an edition was built with, in the reader's language: label and what it does."""
+    rules = edition.model.house_rules_by_id
+    return [{"id": name, "label": model_text(tr, edition.model.game, rules[name].label, edition.values),
+             "describe": model_text(tr, edition.model.game, rules[name].describe, edition.values)}
+            for name in edition.changed]
+
+
+def rules_in_force(edition) -> str:
+    """The edition's house rules for PDF metadata (Keywords): `house rules: bunco.wipeout=true`, or ""."""
+    from ..edition import _show
+
+    if not edition.changed:
+        return ""
+    return "house rules: " + ", ".join(f"{edition.model.game}.{k}={_show(v)}" for k, v in edition.changed.items())
+
+
+def render_rulebook(edition, tr: Translator) -> str:
     """The rulebook of one game in one locale, as a complete HTML document."""
+    model, values = edition.model, edition.values
     game = model.game
     misses_before = len(tr.misses)
-    sections = rulebook_sections(model, outcomes, tr, values)
+    sections = rulebook_sections(edition, tr)
     name = model_text(tr, game, model.name, values)
     tagline = model_text(tr, game, model.tagline, values)
     g = locale_globals(tr)
@@ -140,6 +172,7 @@ def render_rulebook(model: GameModel, outcomes: dict[str, Outcome], tr: Translat
     html = template.render(
         **g, title=name.striptags(), game_name=name, tagline=tagline, description=tagline.striptags(),
         author=model.author, published=model.published.isoformat(), body_class=f"rulebook game-{game}",
-        sections=sections, fallback_count=len(tr.misses) - misses_before,
+        sections=sections, house_rules=house_rules_box(edition, tr), rules_in_force=rules_in_force(edition),
+        fallback_count=len(tr.misses) - misses_before,
     )
     return html

@@ -1,57 +1,64 @@
-"""HTML for the printable sheets, from the rule model, the engine and the host's options."""
+"""HTML for the printable sheets, from the game's edition (rules, model, engine) and the host's options."""
 
 from __future__ import annotations
 
 from babel.dates import format_date
 
 from ..i18n import Translator
-from ..model import GameModel
-from ..sheets import SITUATION_TEXT, SITUATIONS, SheetOptions, payments, ranking_rows
-from .html import environment, locale_globals, table_label
-
-ROUNDS = 6
+from ..sheets import SheetOptions, payments, ranking_rows, situation_totals
+from .html import environment, locale_globals, model_text, rules_in_force, table_label
 
 
-def _render(template: str, model: GameModel, tr: Translator, title_msgid: str, kind: str, **context) -> str:
+def _render(template: str, edition, tr: Translator, title_msgid: str, kind: str, **context) -> str:
     g = locale_globals(tr)
     title = g["_"](title_msgid)
+    model = edition.model
     html = environment().get_template(template).render(
         **g, title=title.striptags(), description=title.striptags(), author=model.author,
         published=model.published.isoformat(), body_class=f"sheet {kind} game-{model.game}",
-        facts=model.facts, rounds=ROUNDS, **context)
+        rules=edition.rules, values=edition.values, rules_in_force=rules_in_force(edition), **context)
     return html
 
 
-def tally_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
+def sets(edition, opts: SheetOptions) -> int:
+    """Sets on a tally sheet or scorepad: the host's --sets, else the rules' sets per evening."""
+    return opts.sets if opts.sets is not None else edition.rules.sets_per_evening
+
+
+def tally_sheet(edition, tr: Translator, opts: SheetOptions, table=None) -> str:
     date = tr.digits(format_date(opts.date, "long", locale=tr.code)) if opts.date else ""
-    return _render("tally-sheet.html.j2", model, tr, "Bunco tally sheet", "tally-sheet",
-                   opts=opts, date=date, wipeout=model.house_rule("wipeout"))
+    return _render("tally-sheet.html.j2", edition, tr, "Bunco tally sheet", "tally-sheet",
+                   opts=opts, sets=sets(edition, opts), date=date)
 
 
-def scorepad(model: GameModel, tr: Translator, opts: SheetOptions, table: int) -> str:
-    return _render("scorepad.html.j2", model, tr, "Bunco scorepad", "scorepad", opts=opts,
-                   label=table_label(tr, table, opts.tables))
+def scorepad(edition, tr: Translator, opts: SheetOptions, table: int) -> str:
+    return _render("scorepad.html.j2", edition, tr, "Bunco scorepad", "scorepad", opts=opts,
+                   sets=sets(edition, opts), label=table_label(tr, table, opts.tables))
 
 
-def payout_sheet(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
+def payout_sheet(edition, tr: Translator, opts: SheetOptions, table=None) -> str:
     currency = opts.currency or tr.config.currency
     stake = opts.stake if opts.stake is not None else tr.config.stake
+    game, values = edition.model.game, edition.values
     rows = []
-    for i, situation in enumerate(SITUATIONS[2]):
+    for situation in edition.model.payouts:
+        if not edition.applies(situation.when):
+            continue
         cells = []
-        for n in (2, 3):
-            s = SITUATIONS[n][i]
+        for n in sorted(situation.totals):
+            totals = situation_totals(situation, n, values)
             moves = [{"payer": payer, "payee": payee, "amount": units * stake,
-                      "text": tr.money(units * stake, currency)} for (payer, payee), units in payments(s).items()]
-            totals_text = " · ".join(f"{p} {tr.number(t)}" for p, t in s.totals.items())
-            cells.append({"players": n, "totals": s.totals, "totals_text": totals_text, "transfers": moves})
-        title, rule = SITUATION_TEXT[situation.id]
-        rows.append({"id": situation.id, "title": title, "rule": rule, "cells": cells})
-    return _render("payout-sheet.html.j2", model, tr, "Tonk payouts", "payout-sheet",
+                      "text": tr.money(units * stake, currency)}
+                     for (payer, payee), units in payments(situation, totals, edition.rules).items()]
+            totals_text = " · ".join(f"{p} {tr.number(t)}" for p, t in totals.items())
+            cells.append({"players": n, "totals": totals, "totals_text": totals_text, "transfers": moves})
+        rows.append({"id": situation.id, "title": model_text(tr, game, situation.title, values),
+                     "rule": model_text(tr, game, situation.rule, values), "cells": cells})
+    return _render("payout-sheet.html.j2", edition, tr, "Tonk payouts", "payout-sheet",
                    rows=rows, stake_text=tr.money(stake, currency))
 
 
-def hand_ranking(model: GameModel, tr: Translator, opts: SheetOptions) -> str:
-    rows = ranking_rows()
-    return _render("hand-ranking.html.j2", model, tr, "Stop the Bus: hand ranking", "hand-ranking",
-                   rows=rows, total=sum(r["count"] for r in rows), tokens=model.facts.get("tokens_each", 3))
+def hand_ranking(edition, tr: Translator, opts: SheetOptions, table=None) -> str:
+    rows = ranking_rows(edition.rules)
+    return _render("hand-ranking.html.j2", edition, tr, "Stop the Bus: hand ranking", "hand-ranking",
+                   rows=rows, total=sum(r["count"] for r in rows), tokens=edition.rules.tokens)

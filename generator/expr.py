@@ -1,0 +1,94 @@
+"""Tiny, safe expressions over rule values: `when:` conditions and `=...` values in rule models.
+
+A model says when a paragraph or an example applies (`when: rounds_per_set >= 4`) and what an
+example's result is in terms of the rules (`"=2 * tonk_multiplier"`). Only names, whole numbers,
+booleans, tuples, arithmetic, comparisons, `in`, `and`/`or`/`not` and indexing are allowed;
+nothing is called and nothing is looked up outside the given names, so a model is never executed.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Mapping
+from typing import Any
+
+#: Longest expression accepted; models are small, so anything longer is a mistake or an attack.
+MAX_LENGTH = 200
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv}
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+            ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b,
+            ast.NotIn: lambda a, b: a not in b}
+
+
+class ExprError(ValueError):
+    """An expression that is not allowed, names something unknown, or cannot be computed."""
+
+
+def parse(text: str) -> ast.Expression:
+    """Parse and vet an expression (without evaluating it)."""
+    if not isinstance(text, str) or not text.strip():
+        raise ExprError("an expression must be non-empty text")
+    if len(text) > MAX_LENGTH:
+        raise ExprError(f"an expression is at most {MAX_LENGTH} characters")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        raise ExprError(f"'{text}' is not a valid expression") from None
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub,
+                                 ast.BinOp, ast.Compare, ast.Name, ast.Load, ast.Constant, ast.Tuple, ast.List,
+                                 ast.Subscript, *_BINARY, *_COMPARE)):
+            raise ExprError(f"'{text}': {type(node).__name__.lower()} is not allowed in an expression")
+        if isinstance(node, ast.Constant) and (type(node.value) not in (int, bool) or abs(node.value) > 10**6):
+            raise ExprError(f"'{text}': only whole numbers up to a million, true and false are allowed")
+    return tree
+
+
+def names(text: str) -> set[str]:
+    """The names an expression uses."""
+    return {n.id for n in ast.walk(parse(text)) if isinstance(n, ast.Name)}
+
+
+def evaluate(text: str, values: Mapping[str, Any]) -> Any:
+    """The value of `text` with `values` for its names; ExprError names what went wrong."""
+    tree = parse(text)
+    try:
+        return _eval(tree.body, values)
+    except ExprError:
+        raise
+    except (TypeError, IndexError, ZeroDivisionError) as exc:
+        raise ExprError(f"'{text}' cannot be computed: {exc}") from None
+
+
+def _eval(node: ast.AST, values: Mapping[str, Any]) -> Any:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in ("true", "false"):
+            return node.id == "true"
+        if node.id not in values:
+            raise ExprError(f"unknown name '{node.id}' (known: {', '.join(sorted(values))})")
+        return values[node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_eval(e, values) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        value = _eval(node.operand, values)
+        return (not value) if isinstance(node.op, ast.Not) else -value
+    if isinstance(node, ast.BoolOp):
+        results = [bool(_eval(v, values)) for v in node.values]
+        return all(results) if isinstance(node.op, ast.And) else any(results)
+    if isinstance(node, ast.BinOp):
+        return _BINARY[type(node.op)](_eval(node.left, values), _eval(node.right, values))
+    if isinstance(node, ast.Subscript):
+        return _eval(node.value, values)[_eval(node.slice, values)]
+    if isinstance(node, ast.Compare):
+        left = _eval(node.left, values)
+        for op, right_node in zip(node.ops, node.comparators):
+            right = _eval(right_node, values)
+            if not _COMPARE[type(op)](left, right):
+                return False
+            left = right
+        return True
+    raise ExprError(f"{type(node).__name__.lower()} is not allowed in an expression")  # pragma: no cover (vetted)

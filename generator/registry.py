@@ -1,0 +1,127 @@
+"""The games: everything game-specific (engine Rules, derived numbers, sheets) found in one place.
+
+The build, the sheets and the templates never ask "which game is this?": they look the game up
+here. A derived number is computed from the engine's Rules and structure, never typed in, so a
+house rule that changes the rules changes every number that depends on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from importlib import import_module
+from typing import Any
+
+from .engine import bunco, cards, dice, odds, stop_the_bus, tonk
+
+Number = int | Fraction
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A printable sheet of a game: its artifact kind and the renderer in generator.render.sheets."""
+
+    kind: str
+    renderer: str
+    #: Scorepads come one per table: the artifact is made once per table (`--tables`).
+    per_table: bool = False
+
+    def render(self, *args, **kwargs) -> str:
+        return getattr(import_module("generator.render.sheets"), self.renderer)(*args, **kwargs)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: its id (the model file's name), its engine's Rules, derived numbers and sheets."""
+
+    id: str
+    rules_class: type
+    #: (rules, prose facts) -> every number the engine computes for the prose, by placeholder name.
+    derive: Callable[[Any, Mapping[str, int]], dict[str, Number]]
+    sheets: tuple[Sheet, ...]
+
+    def rule_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self.rules_class))
+
+    def make_rules(self, values: Mapping[str, Any]):
+        """The engine's Rules from plain values (lists become tuples); ValueError names a bad one."""
+        clean = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+        return self.rules_class(**clean)
+
+
+def _plain_rules(rules) -> dict[str, Any]:
+    return {f.name: getattr(rules, f.name) for f in fields(rules)}
+
+
+def _bunco(rules: bunco.Rules, facts: Mapping[str, int]) -> dict[str, Number]:
+    per_table = bunco.PLAYERS_PER_TABLE
+    values: dict[str, Number] = {
+        "players_per_table": per_table,
+        "dice_per_table": dice.DICE_PER_THROW,
+        "rounds_per_evening": rules.rounds_per_set * rules.sets_per_evening,
+        "first_round": bunco.FIRST_ROUND,
+        "wipeout_face": bunco.WIPEOUT_FACE,
+        "small_group": 2 * per_table,
+        "smallest_group": per_table,
+    }
+    if "usual_players" in facts:
+        values["usual_tables"] = facts["usual_players"] // per_table
+        values["total_dice"] = values["usual_tables"] * dice.DICE_PER_THROW
+    # With the wipeout rule round 1 differs from the rest; quote the odds of a later round.
+    chances = odds.bunco_odds(bunco.FIRST_ROUND + 1 if rules.wipeout else None, rules=rules)
+    values.update({f"odds_{k}": v for k, v in chances.items()})
+    return values
+
+
+def _stop_the_bus(rules: stop_the_bus.Rules, facts: Mapping[str, int]) -> dict[str, Number]:
+    counts = odds.stop_the_bus_counts(rules=rules)
+    total = sum(counts.values())
+    values: dict[str, Number] = {
+        "deck_size": len(cards.full_deck()),
+        "hand_size": stop_the_bus.HAND_SIZE,
+        "centre_cards": stop_the_bus.HAND_SIZE,
+        "cards_swapped": stop_the_bus.CARDS_SWAPPED,
+        "last_turns": stop_the_bus.LAST_TURNS,
+        "tokens_lost": stop_the_bus.TOKENS_LOST,
+        "min_players": stop_the_bus.MIN_PLAYERS,
+        "max_players": (len(cards.full_deck()) - stop_the_bus.HAND_SIZE) // stop_the_bus.HAND_SIZE,
+        "total_hands": total,
+    }
+    for category, n in counts.items():
+        values[f"count_{category}"] = n
+        values[f"odds_{category}"] = Fraction(n, total)
+    return values
+
+
+def _tonk(rules: tonk.Rules, facts: Mapping[str, int]) -> dict[str, Number]:
+    chances = odds.tonk_dealt_odds(rules=rules)
+    return {
+        "deck_size": len(cards.full_deck()),
+        "min_players": tonk.MIN_PLAYERS,
+        "face_card_value": tonk.FACE_CARD_VALUE,
+        "ace_value": tonk.ACE_VALUE,
+        "book_min": min(tonk.BOOK_SIZES),
+        "book_max": max(tonk.BOOK_SIZES),
+        "run_min": tonk.RUN_MIN,
+        "single_stake": tonk.SINGLE_STAKE,
+        "held_aces": tonk.HELD_ACES,
+        "odds_tonk": chances["tonk"],
+    }
+
+
+GAMES: dict[str, Game] = {
+    "bunco": Game("bunco", bunco.Rules, _bunco,
+                  (Sheet("tally-sheet", "tally_sheet"), Sheet("scorepad", "scorepad", per_table=True))),
+    "stop-the-bus": Game("stop-the-bus", stop_the_bus.Rules, _stop_the_bus, (Sheet("hand-ranking", "hand_ranking"),)),
+    "tonk": Game("tonk", tonk.Rules, _tonk, (Sheet("payout-sheet", "payout_sheet"),)),
+}
+
+
+def game(game_id: str) -> Game:
+    return GAMES[game_id]
+
+
+def rule_values(rules) -> dict[str, Any]:
+    """A Rules object as plain values, for prose placeholders and `when:` conditions."""
+    return _plain_rules(rules)
