@@ -10,9 +10,15 @@ import pytest
 from generator.build import Options, prepare
 from generator.i18n import load_translator
 from generator.render import sheets as sheet_html
-from generator.sheets import SITUATIONS, SheetOptions, transfers
+from generator.edition import make_edition
+from generator.sheets import SheetOptions, situation_totals, transfers
 
 PREP = prepare(Options(formats=("html",)))
+
+
+def edition(game: str, **house):
+    """The edition of `game` under house rules given as strings, as from --rule."""
+    return make_edition(PREP.models[game], {k: str(v) for k, v in house.items()})
 
 
 def payout_rows(html: str) -> dict[tuple[str, int], list[tuple[str, str, Decimal]]]:
@@ -25,12 +31,15 @@ def payout_rows(html: str) -> dict[tuple[str, int], list[tuple[str, str, Decimal
     return rows
 
 
-def engine_rows(stake: Decimal) -> dict[tuple[str, int], list[tuple[str, str, Decimal]]]:
+def engine_rows(stake: Decimal, ed=None) -> dict[tuple[str, int], list[tuple[str, str, Decimal]]]:
+    ed = ed or PREP.editions["tonk"]
     out = {}
-    for n, situations in SITUATIONS.items():
-        for s in situations:
+    for s in ed.model.payouts:
+        if not ed.applies(s.when):
+            continue
+        for n in s.totals:
             owed: dict[tuple[str, str], int] = {}
-            for t in transfers(s):
+            for t in transfers(s, situation_totals(s, n, ed.values), ed.rules):
                 owed[(t.payer, t.payee)] = owed.get((t.payer, t.payee), 0) + t.amount
             out[(s.id, n)] = [(a, b, units * stake) for (a, b), units in owed.items()]
     return out
@@ -41,7 +50,7 @@ def engine_rows(stake: Decimal) -> dict[tuple[str, int], list[tuple[str, str, De
 def test_payout_sheet_figures_are_the_engines(code, stake):
     tr = PREP.translators[code]
     opts = SheetOptions(stake=Decimal(stake))
-    html = sheet_html.payout_sheet(PREP.models["tonk"].model, tr, opts)
+    html = sheet_html.payout_sheet(PREP.editions["tonk"], tr, opts)
     printed = payout_rows(html)
     assert printed == engine_rows(Decimal(stake))
     # Every amount is printed in the locale's currency and digits, next to its data.
@@ -51,7 +60,7 @@ def test_payout_sheet_figures_are_the_engines(code, stake):
 
 
 def test_changed_stake_changes_the_sheet():
-    tr, model = PREP.translators["en"], PREP.models["tonk"].model
+    tr, model = PREP.translators["en"], PREP.editions["tonk"]
     one = payout_rows(sheet_html.payout_sheet(model, tr, SheetOptions(stake=Decimal(1))))
     ten = payout_rows(sheet_html.payout_sheet(model, tr, SheetOptions(stake=Decimal(10))))
     assert one != ten
@@ -59,13 +68,13 @@ def test_changed_stake_changes_the_sheet():
 
 
 def test_currency_option():
-    tr, model = PREP.translators["fr"], PREP.models["tonk"].model
+    tr, model = PREP.translators["fr"], PREP.editions["tonk"]
     html = sheet_html.payout_sheet(model, tr, SheetOptions(stake=Decimal(5), currency="INR"))
     assert "5,00\u00a0₹" in html or "5,00 ₹" in html or "5,00\u202f₹" in html
 
 
 def test_tally_sheet_options():
-    tr, model = PREP.translators["hi"], PREP.models["bunco"].model
+    tr, model = PREP.translators["hi"], PREP.editions["bunco"]
     import datetime as dt
     html = sheet_html.tally_sheet(model, tr, SheetOptions(sets=3, group="Friday club", date=dt.date(2026, 12, 4),
                                                           per_page=2, copies=2))
@@ -76,11 +85,47 @@ def test_tally_sheet_options():
 
 
 def test_wipeout_boxes_only_with_the_house_rule():
-    tr, model = PREP.translators["en"], PREP.models["bunco"].model
-    assert "Wipeouts" not in sheet_html.tally_sheet(model, tr, SheetOptions())
-    rules = tuple(r.model_copy(update={"enabled": True}) for r in model.house_rules)
-    with_rule = model.model_copy(update={"house_rules": rules})
-    assert "Wipeouts" in sheet_html.tally_sheet(with_rule, tr, SheetOptions())
+    tr = PREP.translators["en"]
+    assert "Wipeouts" not in sheet_html.tally_sheet(PREP.editions["bunco"], tr, SheetOptions())
+    assert "Wipeouts" in sheet_html.tally_sheet(edition("bunco", wipeout="true"), tr, SheetOptions())
+
+
+@pytest.mark.parametrize("rounds", [3, 4, 5, 6])
+def test_tally_sheet_and_scorepad_rows_follow_rounds_per_set(rounds):
+    tr = PREP.translators["ko"]
+    ed = edition("bunco", rounds_per_set=rounds)
+    tally = sheet_html.tally_sheet(ed, tr, SheetOptions(sets=1))
+    assert tally.count('class="round-no"') == rounds
+    pad = sheet_html.scorepad(ed, tr, SheetOptions(sets=1), 0)
+    assert len(re.findall(r'<th scope="row"[^>]*>', pad)) >= rounds
+
+
+def test_payout_sheet_with_tonk_multiplier_three_pays_three_stakes_each():
+    ed = edition("tonk", tonk_multiplier=3)
+    html = sheet_html.payout_sheet(ed, PREP.translators["en"], SheetOptions(stake=Decimal(1)))
+    rows = payout_rows(html)
+    assert rows[("dealt", 2)] == [("B", "A", Decimal(3))]
+    assert sorted(rows[("dealt", 3)]) == [("B", "A", Decimal(3)), ("C", "A", Decimal(3))]
+    assert rows == engine_rows(Decimal(1), ed)
+    assert "wins 3 stakes from each other player" in html
+
+
+def test_payout_sheet_with_new_spreads_rule_has_the_hits_row():
+    ed = edition("tonk", new_spreads_double="true")
+    rows = payout_rows(sheet_html.payout_sheet(ed, PREP.translators["en"], SheetOptions(stake=Decimal(1))))
+    assert rows[("tonk-out-hits", 2)] == [("B", "A", Decimal(1))]
+    assert rows[("tonk-out-new-spread", 2)] == [("B", "A", Decimal(2))]
+    assert ("tonk-out", 2) not in rows
+
+
+def test_hand_ranking_card_with_ace_low_run_shows_720_and_48():
+    ed = edition("stop-the-bus", ace_low_run="true")
+    html = sheet_html.hand_ranking(ed, PREP.translators["en"], SheetOptions())
+    counts = dict(re.findall(r'data-category="(\w+)">.*?<td class="num">([\d,]+)</td>', html, re.S))
+    assert counts == {"three_of_a_kind": "52", "running_flush": "48", "run": "720", "flush": "1,096",
+                      "pair": "3,744", "high_card": "16,440"}
+    standard = sheet_html.hand_ranking(PREP.editions["stop-the-bus"], PREP.translators["en"], SheetOptions())
+    assert dict(re.findall(r'data-category="(\w+)">.*?<td class="num">([\d,]+)</td>', standard, re.S))["run"] == "660"
 
 
 @pytest.mark.parametrize("tables, labels", [

@@ -41,7 +41,9 @@ def environment() -> jinja2.Environment:
 
 
 def _fill_markup(tr: Translator, text: str, fallback: bool, values: dict[str, Any]) -> Markup:
-    safe = {k: (v if isinstance(v, (int, float)) or hasattr(v, "denominator") else escape(v)) for k, v in values.items()}
+    # Numbers (and tuples of numbers, like the Tonk totals) are formatted by the locale after translation.
+    safe = {k: (v if isinstance(v, (int, float, tuple)) or hasattr(v, "denominator") else escape(v))
+            for k, v in values.items()}
     html = Markup(tr.fill(str(escape(text)), safe))
     if fallback:
         return Markup('<span class="untranslated" lang="en">') + html + Markup("</span>")
