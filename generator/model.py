@@ -255,7 +255,10 @@ def _semantic_problems(loaded: LoadedModel, game: str) -> list[Problem]:
     try:
         values = standard_values(model)
     except ValueError as exc:
-        return problems + [source.problem(("rules",), str(exc))]
+        # The engine's Rules name the field first ("bunco_points must be ..."): point at its line.
+        name = str(exc).split(" ", 1)[0].strip("'")
+        loc = ("rules", name) if name in model.rules else ("rules",)
+        return problems + [source.problem(loc, f"rules.{exc}" if name in model.rules else str(exc))]
     known = set(values)
     rule_names = set(GAMES[model.game].rule_names())
     for name in model.facts:

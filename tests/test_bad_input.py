@@ -65,14 +65,14 @@ def test_unknown_key(built):
 def test_wrong_type(built):
     _edit(built / BUNCO, "bunco_points: 21", "bunco_points: twenty-one")
     n = _line_of(built / BUNCO, "bunco_points: twenty")
-    assert _fails_cleanly(built) == f"{BUNCO}:{n}: facts.bunco_points: input should be a valid integer (got 'twenty-one')"
+    assert _fails_cleanly(built) == f"{BUNCO}:{n}: rules.bunco_points must be a whole number, 1 or more, got 'twenty-one'"
 
 
 def test_unknown_placeholder_in_prose(built):
     _edit(built / BUNCO, "title: Setting up", "title: Setting up {table_count}")
     n = _line_of(built / BUNCO, "Setting up {table_count}")
     assert _fails_cleanly(built) == (
-        f"{BUNCO}:{n}: unknown placeholder '{{table_count}}': no fact or computed value has that name")
+        f"{BUNCO}:{n}: unknown placeholder '{{table_count}}': no rule, fact or computed value has that name")
 
 
 def test_example_refers_to_missing_fact(built):
@@ -80,7 +80,7 @@ def test_example_refers_to_missing_fact(built):
           "expect: {points: $tiny_bunco_points, baby_bunco: true, bunco: false}")
     n = _line_of(built / BUNCO, "$tiny_bunco_points")
     assert _fails_cleanly(built) == (
-        f"{BUNCO}:{n}: example 'throw-baby' refers to fact '$tiny_bunco_points', which the model does not define")
+        f"{BUNCO}:{n}: example 'throw-baby' refers to 'tiny_bunco_points', which the model does not define")
 
 
 def test_unknown_placeholder_in_translation(built):
@@ -122,7 +122,7 @@ def test_out_inside_source_tree(built):
 
 
 def test_example_mismatch_fails_check_and_build(built):
-    _edit(built / BUNCO, "expect: {points: 2, rolls_again: true}", "expect: {points: 3, rolls_again: true}")
+    _edit(built / BUNCO, 'expect: {points: "=2 * point_per_die", rolls_again: true}', "expect: {points: 3, rolls_again: true}")
     n = _line_of(built / BUNCO, "expect: {points: 3, rolls_again: true}")
     expected = f"{BUNCO}:{n}: example 'throw-two-hits': points is written as 3 but the engine computes 2"
     r = run_cli(built, "check", "--games", "bunco", "--locales", "en")

@@ -75,7 +75,9 @@ def test_changed_fact_reaches_every_locale(project):
 def test_build_refuses_example_disagreeing_with_engine(project):
     model = project / "generator/games/bunco.yaml"
     text = model.read_text(encoding="utf-8")
-    model.write_text(text.replace("expect: {points: 8}", "expect: {points: 9}"), encoding="utf-8")
+    written = 'expect: {points: "=2 * point_per_die + baby_bunco_points + point_per_die"}'
+    assert written in text
+    model.write_text(text.replace(written, "expect: {points: 9}"), encoding="utf-8")
     r = run_cli(project, "build", "--games", "bunco", "--formats", "html")
     assert r.returncode == 1
     assert "example 'turn-sequence': points is written as 9 but the engine computes 8" in r.stderr
