@@ -160,15 +160,19 @@ def _list_rules(game: str | None) -> int:
     """`rulesheets rules [GAME]`: every house rule with its default, allowed values and one line."""
     from .edition import allowed_text, _show
     from .errors import InputError, Problem
-    from .model import load_model
+    from .i18n import load_translator
+    from .model import load_model, standard_values
 
     if game is not None and game not in GAMES:
         raise InputError(Problem("rules", None, f"unknown game '{game}' (known: {', '.join(GAMES)})"))
+    english = load_translator("en", ())
     for g in (game,) if game else GAMES:
         model = load_model(g).model
+        values = standard_values(model)
         print(f"{g}:")
         for rule in model.house_rules:
-            print(f"  {g}.{rule.id}  default {_show(model.rules[rule.id])}  allowed {allowed_text(rule)}  -- {rule.label}")
+            print(f"  {g}.{rule.id} (default {_show(model.rules[rule.id])}; allowed {allowed_text(rule)}): "
+                  f"{rule.label}. {english.fill(rule.describe, values)}")
     return 0
 
 

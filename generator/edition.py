@@ -129,8 +129,9 @@ def read_house_rules(path: Path) -> dict[str, dict[str, Any]]:
     except UnicodeDecodeError:
         raise InputError(Problem(str(path), None, "the house rules file is not UTF-8 text")) from None
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
-        message = str(exc).split(" (at line")[0]
+        at = re.search(r"\(at line (\d+)", str(exc))  # Python 3.11 has no exc.lineno
+        line = int(at.group(1)) if at else None
+        message = str(exc).split(" (at ")[0]
         raise InputError(Problem(str(path), line, f"invalid TOML: {message}")) from None
     out: dict[str, dict[str, Any]] = {}
     for game, table in data.items():

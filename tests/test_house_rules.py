@@ -1,0 +1,231 @@
+"""House rules and the single source of truth: every fact is bound, derived or checked; switches rewrite editions."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings, strategies as st
+
+from generator import GAMES, LOCALES
+from generator.build import Options, prepare
+from generator.edition import example_problems, make_edition
+from generator.engine import tonk
+from generator.engine.odds import stop_the_bus_counts
+from generator.errors import CheckFailed, InputError
+from generator.model import GAMES_DIR
+from generator.render.html import render_rulebook
+from generator.sheets import situation_totals, transfers
+
+ROOT = Path(__file__).resolve().parent.parent
+PREP = prepare(Options(formats=("html",)))
+
+
+def _house_rule_values(rule):
+    if rule.range is not None:
+        return st.integers(rule.range[0], rule.range[1])
+    return st.sampled_from([tuple(c) if isinstance(c, list) else c for c in rule.choices])
+
+
+def _combination(game: str):
+    rules = PREP.models[game].model.house_rules
+    return st.fixed_dictionaries({}, optional={r.id: _house_rule_values(r) for r in rules})
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+# --- property tests over random house-rule combinations -------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_random_house_rules_keep_every_example_true(game):
+    @settings(max_examples=25, deadline=None)
+    @given(_combination(game))
+    def run(house):
+        edition = make_edition(PREP.models[game], house)
+        assert example_problems(edition) == []
+        # Every section that has worked examples still shows at least one under these rules.
+        for section in edition.model.sections:
+            if section.examples and edition.applies(section.when):
+                assert any(e in edition.outcomes for e in section.examples), (section.id, house)
+        if game == "tonk":
+            for s in edition.model.payouts:
+                if edition.applies(s.when):
+                    for n in s.totals:
+                        totals = situation_totals(s, n, edition.values)
+                        assert sum(tonk.net(transfers(s, totals, edition.rules), totals).values()) == 0
+        if game == "stop-the-bus":
+            assert sum(stop_the_bus_counts(rules=edition.rules).values()) == 22100
+        # The edition renders, and its first page lists exactly the rules that differ.
+        html = render_rulebook(edition, PREP.translators["en"])
+        listed = re.findall(r'<dt data-rule="([a-z_]+)">', html)
+        assert listed == list(edition.changed)
+
+    run()
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_house_rules_box_is_in_the_readers_language(code):
+    edition = make_edition(PREP.models["tonk"], {"tonk_multiplier": "3", "new_spreads_double": "true"})
+    tr = PREP.translators[code]
+    before = len(tr.misses)
+    html = render_rulebook(edition, tr)
+    box = re.search(r'<aside class="house-rules-box".*?</aside>', html, re.S).group(0)
+    assert len(re.findall("<dt ", box)) == 2
+    assert "untranslated" not in box
+    assert tr.number(3) in box
+    assert len(tr.misses) == before, tr.misses[before:]
+
+
+def test_ace_low_run_rewrites_prose_examples_and_odds():
+    edition = make_edition(PREP.models["stop-the-bus"], {"ace_low_run": "true"})
+    assert "ace-two-three-low" in edition.outcomes and "ace-two-three" not in edition.outcomes
+    assert edition.outcomes["ace-two-three-low"].result["categories"]["Yuna"] == "run"
+    text = _text(render_rulebook(edition, PREP.translators["en"]))
+    assert "There are 720 such hands" in text and "There are 48 such hands" in text
+    assert "A-2-3 is not a run" not in text
+
+
+def test_rounds_per_set_replaces_examples_that_no_longer_fit():
+    edition = make_edition(PREP.models["bunco"], {"rounds_per_set": "3"})
+    rounds = [o.input.round for o in edition.outcomes.values() if hasattr(o.input, "round")]
+    assert rounds and max(rounds) <= 3
+    assert {"throw-bunco-short", "throw-miss-short"} <= set(edition.outcomes)
+    text = _text(render_rulebook(edition, PREP.translators["en"]))
+    assert "up to 3 in the last" in text
+
+
+def test_tonk_multipliers_reach_examples_and_prose():
+    edition = make_edition(PREP.models["tonk"], {"tonk_multiplier": "3", "caught_multiplier": "4"})
+    assert edition.outcomes["dealt-one-tonk"].result["payouts"] == {"Rina": 6, "Sam": -3, "Tariq": -3}
+    assert edition.outcomes["knock-caught"].result["payouts"] == {"Rina": 6, "Sam": -5, "Tariq": -1}
+    text = _text(render_rulebook(edition, PREP.translators["en"]))
+    assert "That player wins 3 stakes from each other player" in text
+    assert "The knocker pays 4 stakes to each player" in text
+
+
+@pytest.mark.parametrize("house, message", [
+    ({"nope": "1"}, "--rule: unknown house rule 'bunco.nope' (house rules of bunco: wipeout, rounds_per_set, "
+                    "sets_per_evening, target_points, bunco_points, baby_bunco_points)"),
+    ({"rounds_per_set": "9"}, "--rule: bunco.rounds_per_set must be 3 to 6, got 9"),
+    ({"wipeout": "maybe"}, "--rule: bunco.wipeout: expected true or false, got 'maybe'"),
+    ({"target_points": "1e3"}, "--rule: bunco.target_points: expected a whole number, got '1e3'"),
+])
+def test_bad_house_rules_are_one_line(house, message):
+    with pytest.raises(InputError) as err:
+        make_edition(PREP.models["bunco"], house)
+    assert str(err.value) == message
+
+
+# --- mutation test: every fact either changes every locale's text or fails the check ---------------
+
+def _mutations():
+    for game in GAMES:
+        data = yaml.safe_load((GAMES_DIR / f"{game}.yaml").read_text(encoding="utf-8"))
+        for name, value in data["rules"].items():
+            if isinstance(value, bool):
+                new = not value
+            elif isinstance(value, list):
+                new = value[1:]
+            else:
+                new = value + 1
+            yield game, "rules", name, new
+        for name, value in data.get("derived", {}).items():
+            yield game, "derived", name, value + 1
+        for name, fact in data.get("facts", {}).items():
+            yield game, "facts", name, {**fact, "value": fact["value"] + 4}
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    return {(g, c): render_rulebook(PREP.editions[g], tr) for g in GAMES for c, tr in PREP.translators.items()}
+
+
+@pytest.mark.parametrize("game, part, name, new", list(_mutations()), ids=lambda v: str(v))
+def test_every_fact_is_bound_or_checked(tmp_path, baseline, game, part, name, new):
+    for g in GAMES:
+        shutil.copy(GAMES_DIR / f"{g}.yaml", tmp_path / f"{g}.yaml")
+    data = yaml.safe_load((tmp_path / f"{game}.yaml").read_text(encoding="utf-8"))
+    data[part][name] = new
+    (tmp_path / f"{game}.yaml").write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    try:
+        prep = prepare(Options(games=(game,), formats=("html",), games_dir=tmp_path))
+    except (InputError, CheckFailed) as exc:
+        # Refused: the message names the changed fact, or an example/derived value it broke.
+        assert any(s in str(exc) for s in (name, "example '", "derived fact", "no worked example under these rules")), str(exc)
+        assert part != "derived" or f"derived fact '{name}'" in str(exc)
+        return
+    assert part != "derived", f"a wrong derived value '{name}' was accepted"
+    for code, tr in prep.translators.items():
+        assert render_rulebook(prep.editions[game], tr) != baseline[(game, code)], (code, name)
+
+
+def test_a_number_typed_into_prose_fails_the_check(tmp_path):
+    for g in GAMES:
+        shutil.copy(GAMES_DIR / f"{g}.yaml", tmp_path / f"{g}.yaml")
+    path = tmp_path / "tonk.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "wins {tonk_multiplier} stakes from each other player.\n      - If two",
+        "wins 2 stakes from each other player.\n      - If two"), encoding="utf-8")
+    with pytest.raises(CheckFailed) as err:
+        prepare(Options(games=("tonk",), formats=("html",), games_dir=tmp_path))
+    assert "the number 2 in the prose has no fact behind it" in str(err.value)
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+def _cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_rules_command_lists_every_house_rule():
+    r = _cli("rules")
+    assert r.returncode == 0, r.stderr
+    for game in GAMES:
+        for rule in PREP.models[game].model.house_rules:
+            assert f"  {game}.{rule.id} (default " in r.stdout
+    assert "stop-the-bus.ace_low_run (default false; allowed false | true): Ace-low run." in r.stdout
+    r = _cli("rules", "chess")
+    assert (r.returncode, r.stderr.strip()) == (2, "rules: unknown game 'chess' (known: bunco, stop-the-bus, tonk)")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rule", "bunco.rounds_per_set"], "--rule: expected GAME.NAME=VALUE (like bunco.wipeout=true), got 'bunco.rounds_per_set'"),
+    (["--rule", "chess.castling=true"], "--rule: unknown game 'chess' (known: bunco, stop-the-bus, tonk)"),
+    (["--rule", "tonk.hand_size=6"], "--rule: tonk.hand_size must be 5 | 7, got 6"),
+])
+def test_bad_rule_options_exit_2(args, message):
+    r = _cli("check", *args)
+    assert (r.returncode, r.stderr.strip()) == (2, message)
+
+
+def test_house_rules_file_and_manifest(tmp_path):
+    rules = tmp_path / "ours.toml"
+    rules.write_text("[bunco]\nrounds_per_set = 4\nwipeout = true\n", encoding="utf-8")
+    out = tmp_path / "out"
+    r = _cli("build", "--games", "bunco", "--locales", "en", "ko", "--formats", "html", "--house-rules", str(rules),
+             "--rule", "bunco.target_points=25", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    entries = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    bunco = [e for e in entries if e["game"] == "bunco"]
+    assert bunco and all(e["rules"] == {"rounds_per_set": 4, "wipeout": True, "target_points": 25} for e in bunco)
+    tally = (out / "ko/bunco/tally-sheet.html").read_text(encoding="utf-8")
+    assert tally.count('class="round-no"') == 4
+    book = (out / "ko/bunco/rulebook.html").read_text(encoding="utf-8")
+    assert len(re.findall(r'<dt data-rule=', book)) == 3
+
+
+def test_bad_house_rules_file(tmp_path):
+    rules = tmp_path / "ours.toml"
+    rules.write_text("[bunco]\nrounds_per_set = \n", encoding="utf-8")
+    r = _cli("check", "--house-rules", str(rules))
+    assert r.returncode == 2
+    assert r.stderr.strip().startswith(f"{rules}:2: invalid TOML")
+    assert len(r.stderr.strip().splitlines()) == 1
