@@ -17,7 +17,8 @@ from .registry import GAMES
 from .errors import CheckFailed, InputError, Problem
 from .edition import Edition, check_editions, make_edition
 from .i18n import COMMON_DOMAIN, Translator, check_locales, fallback_problems, load_translator
-from .model import load_models
+from .examples import input_problems
+from .model import load_models, standard_values
 from .render.html import render_rulebook
 from .render.script import for_print
 from .sheets import SheetOptions
@@ -120,6 +121,9 @@ def prepare(opts: Options) -> Prepared:
     if unknown:
         raise InputError(Problem("--rule", None, f"unknown game '{unknown[0]}' (known: {', '.join(GAMES)})"))
     models = load_models(opts.games, opts.games_dir)
+    problems = [p for m in models.values() for p in input_problems(m, standard_values(m.model))]
+    if problems:
+        raise InputError(problems)
     editions = {game: make_edition(loaded, opts.house_rules.get(game, {})) for game, loaded in models.items()}
     check_editions(editions)
     domains = tuple(opts.games) + (COMMON_DOMAIN,)

@@ -195,9 +195,18 @@ def fact_problems(edition: Edition) -> list[Problem]:
         if computed != written:
             problems.append(source.problem(("derived", name), f"derived fact '{name}' is written as {written} "
                                                               f"but the engine computes {computed}"))
+    for i, example in enumerate(model.examples):
+        outcome = edition.outcomes.get(example.id)
+        if outcome is None:
+            continue
+        # A caption may quote only numbers of its own example (its input or what the engine computed).
+        own = set(_DIGITS.findall(repr((outcome.input.model_dump(), outcome.result))))
+        for number in sorted(set(_DIGITS.findall(example.caption)) - own):
+            problems.append(source.problem(("examples", i, "caption"), f"the number {number} in the caption of "
+                                                                       f"example '{example.id}' is not in the example"))
     for text, loc in translatable_units(model):
         if loc[0] == "examples":
-            continue  # captions quote their example's own input, checked by the engine
+            continue  # captions are checked against their example above
         bare = _CARD_NAME.sub("", _CARD_SEQUENCE.sub("", _PLACEHOLDER.sub("", _ONE_IN.sub("{", text))))
         for number in _DIGITS.findall(bare):
             problems.append(source.problem(loc, f"the number {number} in the prose has no fact behind it; "

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .engine import bunco, cards as cardlib, stop_the_bus, tonk
 from .expr import ExprError, evaluate, names as expr_names
-from .model import FACT_REF, Example, GameModel
+from .errors import Problem
+from .model import FACT_REF, Example, GameModel, LoadedModel
 
 
 class _Schema(BaseModel):
@@ -299,3 +298,34 @@ def run_example(example: Example, rules: Any, values: dict[str, Any]) -> Outcome
 def run_examples(model: GameModel, rules: Any, values: dict[str, Any]) -> dict[str, Outcome]:
     """Every example whose `when` holds for the edition, run under its rules."""
     return {e.id: run_example(e, rules, values) for e in model.examples if applies(e.when, values)}
+
+
+def input_problems(loaded: LoadedModel, values: dict[str, Any]) -> list[Problem]:
+    """Each example's kind, and its input and expectation against the kind's schema, as `path:line` problems."""
+    from pydantic import ValidationError
+
+    model, source, game = loaded.model, loaded.source, loaded.model.game
+    problems: list[Problem] = []
+    for i, example in enumerate(model.examples):
+        loc = ("examples", i)
+        kind = KINDS.get(example.kind)
+        if kind is None or kind.game != game:
+            valid = ", ".join(sorted(k for k, v in KINDS.items() if v.game == game))
+            problems.append(source.problem(loc + ("kind",), f"unknown example kind '{example.kind}' (one of: {valid})"))
+            continue
+        for part in ("input", "expect"):
+            data, missing = resolve_fact_refs(getattr(example, part), values)
+            for path, name in missing:
+                problems.append(source.problem(loc + (part,) + path, f"example '{example.id}' refers to '{name}', which the model does not define"))
+            if missing:
+                continue
+            schema = kind.input if part == "input" else kind.expect
+            try:
+                schema.model_validate(data)
+            except ValidationError as exc:
+                for err in exc.errors():
+                    eloc = loc + (part,) + tuple(err["loc"])
+                    key = ".".join(str(p) for p in err["loc"])
+                    msg = ("unknown key" if err["type"] == "extra_forbidden" else err["msg"].lower())
+                    problems.append(source.problem(eloc, f"example '{example.id}' {part}.{key}: {msg}"))
+    return problems

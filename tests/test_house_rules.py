@@ -229,3 +229,14 @@ def test_bad_house_rules_file(tmp_path):
     assert r.returncode == 2
     assert r.stderr.strip().startswith(f"{rules}:2: invalid TOML")
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_caption_may_only_quote_its_own_example(tmp_path):
+    for g in GAMES:
+        shutil.copy(GAMES_DIR / f"{g}.yaml", tmp_path / f"{g}.yaml")
+    path = tmp_path / "bunco.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "caption: In round 3, two dice show a 3.", "caption: In round 4, two dice show a 3."), encoding="utf-8")
+    with pytest.raises(CheckFailed) as err:
+        prepare(Options(games=("bunco",), formats=("html",), games_dir=tmp_path))
+    assert "the number 4 in the caption of example 'throw-two-hits' is not in the example" in str(err.value)
