@@ -111,8 +111,10 @@ class SpreadOut(_Schema):
 
 def _throw(rules: bunco.Rules, i: ThrowIn) -> dict:
     t = bunco.score_throw(i.dice, i.round, wipeout=i.wipeout, rules=rules)
+    # The wipeout face and first round come along so the text names them from the engine, not from memory.
     return {"points": t.points, "bunco": t.bunco, "baby_bunco": t.baby_bunco,
-            "wipeout": t.wipeout, "rolls_again": t.rolls_again}
+            "wipeout": t.wipeout, "rolls_again": t.rolls_again,
+            "wipeout_face": bunco.WIPEOUT_FACE, "first_round": bunco.FIRST_ROUND}
 
 
 def _turn(rules: bunco.Rules, i: TurnIn) -> dict:
