@@ -16,7 +16,7 @@ from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_currency, format_decimal, parse_pattern
+from babel.numbers import format_decimal, get_currency_precision, parse_pattern
 from babel.support import Translations
 
 from . import LOCALES, PROJECT_DIR
@@ -43,6 +43,11 @@ class LocaleConfig:
     paper: str
     #: The usual small stake for a friendly Tonk game, in `currency` (payout sheet default).
     stake: Decimal
+    #: How people write an amount of `currency` at a home game, as a CLDR pattern ("#,##0'원'");
+    #: None: CLDR's standard currency pattern. Decimals are added only when an amount has them.
+    money_pattern: str | None = None
+    #: The example players' names as this locale writes them: (English name, local name) pairs.
+    names: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def babel(self) -> Locale:
@@ -54,6 +59,7 @@ class LocaleConfig:
 
 
 _KEYS = {"digits": str, "fonts": list, "currency": str, "paper": str, "stake": (int, float)}
+_OPTIONAL = {"money_pattern": str, "names": dict}
 
 
 def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConfig:
@@ -67,8 +73,18 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
         raise InputError(Problem(where, getattr(exc, "lineno", None), f"TOML syntax error: {exc}")) from None
     problems = []
     for key in data:
-        if key not in _KEYS:
+        if key not in _KEYS and key not in _OPTIONAL:
             problems.append(Problem(where, None, f"unknown key '{key}'"))
+        elif key in _OPTIONAL and not isinstance(data[key], _OPTIONAL[key]):
+            problems.append(Problem(where, None, f"'{key}' must be a {'table' if key == 'names' else 'string'}"))
+    for english, local in (data.get("names") if isinstance(data.get("names"), dict) else {}).items():
+        if not isinstance(local, str) or not local.strip():
+            problems.append(Problem(where, None, f"names: '{english}' must map to a name"))
+    if isinstance(data.get("money_pattern"), str):
+        try:
+            parse_pattern(data["money_pattern"])
+        except Exception as exc:  # Babel raises ValueError or NumberFormatError
+            problems.append(Problem(where, None, f"money_pattern: {exc}"))
     for key, typ in _KEYS.items():
         if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
             kind = "number" if isinstance(typ, tuple) else typ.__name__
@@ -92,7 +108,8 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
     if Decimal(str(data["stake"])) <= 0:
         raise InputError(Problem(where, None, "stake must be more than 0"))
     return LocaleConfig(code, data["digits"], tuple(data["fonts"]), data["currency"], data["paper"],
-                        Decimal(str(data["stake"])))
+                        Decimal(str(data["stake"])), data.get("money_pattern"),
+                        tuple(sorted(data.get("names", {}).items())))
 
 
 def catalog_path(code: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Path:
@@ -114,8 +131,17 @@ def read_catalog(path: Path, code: str) -> Catalog:
         raise InputError(Problem(display_path(path), line, f"cannot read catalog: {text}")) from None
 
 
+#: A translator comment "spelled out: tokens_lost=1" says the translation writes that fact's value
+#: in words ("एक टोकन", "une carte"): the placeholder may then be left out while the fact has that value.
+SPELLED_OUT = re.compile(r"spelled out: ([a-z_][a-z0-9_]*)=(-?\d+)")
+
+
+def spelled_out(msg) -> dict[str, int]:
+    return {m.group(1): int(m.group(2)) for c in msg.user_comments for m in SPELLED_OUT.finditer(c)}
+
+
 def placeholder_problems(catalog: Catalog, path: Path) -> list[Problem]:
-    """Every translation must keep exactly the placeholders of its source."""
+    """Every translation must keep exactly the placeholders of its source (bar values it spells out)."""
     problems = []
     for msg in catalog:
         if not msg.id or not msg.string or msg.fuzzy:  # a fuzzy entry is never shown
@@ -123,10 +149,12 @@ def placeholder_problems(catalog: Catalog, path: Path) -> list[Problem]:
         ids = msg.id if isinstance(msg.id, tuple) else (msg.id,)
         strings = msg.string if isinstance(msg.string, tuple) else (msg.string,)
         want = set().union(*(placeholders(i) for i in ids))
+        words = spelled_out(msg)
         for s in strings:
-            if s and placeholders(s) != want:
-                extra = sorted(f"{{{n}}}" for n, _ in placeholders(s) - want)
-                lost = sorted(f"{{{n}}}" for n, _ in want - placeholders(s))
+            have = placeholders(s) | {p for p in want if p[0] in words and p[1] is None}
+            if s and have != want:
+                extra = sorted(f"{{{n}}}" for n, _ in have - want)
+                lost = sorted(f"{{{n}}}" for n, _ in want - have)
                 detail = "; ".join(filter(None, [extra and f"unknown placeholder {', '.join(extra)}",
                                                  lost and f"missing placeholder {', '.join(lost)}"]))
                 problems.append(Problem(display_path(path), msg.lineno, f"translation of {_short(ids[0])!r}: {detail}"))
@@ -143,7 +171,7 @@ class Miss:
 
     domain: str
     msgid: str
-    reason: str  # "missing" or "fuzzy"
+    reason: str  # "missing", "fuzzy" or "outdated" (spells out a fact's old value)
 
 
 @dataclass
@@ -170,8 +198,11 @@ class Translator:
         return out
 
     # -- text ---------------------------------------------------------------------------------
-    def lookup(self, domain: str, msgid: str) -> tuple[str, bool]:
-        """The translation of msgid, or (msgid, True) when it falls back to English."""
+    def lookup(self, domain: str, msgid: str, values: dict | None = None) -> tuple[str, bool]:
+        """The translation of msgid, or (msgid, True) when it falls back to English.
+
+        A translation that spells out a fact's value falls back, as outdated, once the fact changes.
+        """
         if self.code == SOURCE_LOCALE:
             return msgid, False
         msg = self.catalogs.get(domain, Catalog()).get(msgid)
@@ -180,6 +211,9 @@ class Translator:
             return msgid, True
         if msg.fuzzy:
             self.misses.append(Miss(domain, msgid, "fuzzy"))
+            return msgid, True
+        if values is not None and any(values.get(k, v) != v for k, v in spelled_out(msg).items()):
+            self.misses.append(Miss(domain, msgid, "outdated"))
             return msgid, True
         return msg.string, False
 
@@ -211,8 +245,18 @@ class Translator:
         return self.digits(pattern.apply(d, self.config.babel))
 
     def money(self, amount: int | Decimal, currency: str | None = None) -> str:
-        """An amount in the currency's usual number of decimals (₩10, $10.00), locale digits."""
-        return self.digits(format_currency(amount, currency or self.config.currency, locale=self.code))
+        """An amount as people write it at a home game: "₹10", "1 €", but "$2.50" (locale digits).
+
+        Whole amounts drop the decimals; others keep the currency's usual number of them. The
+        locale's own currency may have its own pattern (locale.toml `money_pattern`, "1,000원").
+        """
+        currency = currency or self.config.currency
+        amount = Decimal(amount)
+        own = self.config.money_pattern if currency == self.config.currency else None
+        pattern = parse_pattern(own or self.config.babel.currency_formats["standard"].pattern)
+        places = 0 if amount == amount.to_integral_value() else get_currency_precision(currency)
+        pattern.frac_prec = (places, places)
+        return self.digits(pattern.apply(amount, self.config.babel, currency=currency, currency_digits=False))
 
     def items(self, values: list[str]) -> str:
         return format_list(values, locale=self.code)

@@ -50,6 +50,44 @@ def _fill_markup(tr: Translator, text: str, fallback: bool, values: dict[str, An
     return html
 
 
+def local_names(tr: Translator, text: Markup) -> Markup:
+    """Example players under the locale's own names (locale.toml `names`): Rina is रीना in Hindi.
+
+    Translators may write the local name themselves; an English name left in a translated caption
+    is swapped here, so a new example never shows a Latin name in a Devanagari sentence.
+    """
+    names = dict(tr.config.names)
+    if not names:
+        return text
+    # Latin letters only on either side: "Rinaलाई" is a name with a Nepali case ending.
+    pattern = re.compile(r"(?<![A-Za-zÀ-ÿ])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+                         + r")(?![A-Za-zÀ-ÿ])" + (_KO_PARTICLE if tr.code == "ko" else ""))
+
+    def swap(m: re.Match) -> str:
+        local = names[m.group(1)]
+        particle = m.group(2) if tr.code == "ko" else None
+        if particle:  # "Tariq가" becomes "태민이": the particle follows the new name's last sound
+            particle = _KO_PARTICLES[particle][_ends_in_consonant(local)]
+        return str(escape(local)) + (particle or "")
+
+    return Markup(pattern.sub(swap, str(text)))
+
+
+#: Korean particles that change with the sound before them: (after a vowel, after a consonant).
+_KO_PARTICLES = {p: pair for pair in (("가", "이"), ("는", "은"), ("를", "을"), ("와", "과")) for p in pair}
+_KO_PARTICLE = r"([가이는은를을와과](?![가-힣]))?"
+
+
+def _ends_in_consonant(word: str) -> bool:
+    """Whether a Hangul word's last syllable has a final consonant (받침)."""
+    last = ord(word[-1]) - 0xAC00
+    return 0 <= last < 11172 and last % 28 != 0
+
+
+def player_name(tr: Translator, name: str) -> str:
+    return dict(tr.config.names).get(name, name)
+
+
 def table_label(tr: Translator, index: int, count: int) -> Markup:
     """A Bunco table's name: head, middle, low, or numbered beyond three; "the table" when alone."""
     _ = locale_globals(tr)["_"]
@@ -81,6 +119,7 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
     return {
         "tr": tr, "_": gettext, "ngettext": ngettext, "category_name": category_name,
         "table_label": lambda index, count: table_label(tr, index, count),
+        "player": lambda name: player_name(tr, name),
         # Font names are checked to be plain words (i18n.load_locale_config), so this is safe CSS.
         "font_stack": Markup(", ".join(f'"{f}"' for f in tr.config.fonts) + ", sans-serif"),
         "page_counter": PAGE_COUNTER[tr.config.digits],
@@ -112,7 +151,7 @@ class ExampleView:
 
 def model_text(tr: Translator, game: str, text: str, values: dict) -> Markup:
     """A one-line model string (title, caption) translated, filled and escaped."""
-    translated, fallback = tr.lookup(game, text)
+    translated, fallback = tr.lookup(game, text, values)
     return _fill_markup(tr, translated, fallback, values)
 
 
@@ -136,7 +175,7 @@ def rulebook_sections(edition, tr: Translator) -> list[SectionView]:
         if not edition.applies(s.when):
             continue
         examples = tuple(
-            ExampleView(outcomes[e].example, model_text(tr, game, outcomes[e].example.caption, values),
+            ExampleView(outcomes[e].example, local_names(tr, model_text(tr, game, outcomes[e].example.caption, values)),
                         outcomes[e].input.model_dump(), outcomes[e].result)
             for e in s.examples if e in outcomes)
         sections.append(SectionView(s.id, model_text(tr, game, s.title, values),

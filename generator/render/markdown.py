@@ -24,7 +24,7 @@ def render_prose(body: str, domain: str, tr: Translator, values: dict) -> Markup
     units = split_units(body)
     texts = []
     for unit in units:
-        text, fallback = tr.lookup(domain, unit.text)
+        text, fallback = tr.lookup(domain, unit.text, values)
         text = tr.fill(text, values)
         texts.append(_FALLBACK + text if fallback else text)
     for unit, text in zip(units, texts):
