@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
-import shutil
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import LOCALES, PROJECT_DIR, cache
+from . import LOCALES, PROJECT_DIR, cache, output
 from .registry import GAMES
 from .errors import CheckFailed, InputError, Problem
 from .edition import Edition, check_editions, make_edition
@@ -25,7 +23,6 @@ from .sheets import SheetOptions
 
 FORMATS = ("html", "pdf")
 PAPERS = ("a4", "letter")
-SOURCE_DIRS = ("generator", "templates", "locales", "tests", ".git")
 
 
 @dataclass(frozen=True)
@@ -84,6 +81,10 @@ def _choose(values: tuple[str, ...], known: tuple[str, ...], what: str) -> None:
 
 
 def validate_options(opts: Options) -> None:
+    for what, values, known in (("games", opts.games, GAMES), ("locales", opts.locales, LOCALES),
+                                ("formats", opts.formats, FORMATS), ("papers", opts.papers, PAPERS)):
+        if not values:  # `--formats ,` would build nothing and replace the output with an empty one
+            raise InputError(Problem("command line", None, f"--{what} needs at least one of {', '.join(known)}"))
     _choose(opts.games, GAMES, "game")
     check_locales(opts.locales)
     _choose(opts.formats, FORMATS, "format")
@@ -91,11 +92,6 @@ def validate_options(opts: Options) -> None:
     opts.sheets.validate()
     if not re.fullmatch(r"https?://[^\s\"'<>]+/", opts.base_url):
         raise InputError(Problem("command line", None, f"--base-url must be an http(s) address ending in '/', got '{opts.base_url}'"))
-    out = opts.out.resolve()
-    for name in SOURCE_DIRS:
-        src = (PROJECT_DIR / name).resolve()
-        if out == PROJECT_DIR.resolve() or out.is_relative_to(src):
-            raise InputError(Problem("command line", None, f"--out {opts.out} is inside the source tree; choose another folder"))
 
 
 @dataclass
@@ -186,11 +182,17 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     """
     start = time.perf_counter()
     validate_options(opts)
+    out = output.check_target(opts.out)
+    with output.locked(out, str(opts.out)):
+        return _build(opts, out, start, progress, on_plan)
+
+
+def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
+    """The build itself, holding the output's lock."""
     key = cache.input_key(_options_key(opts), opts.games_dir, opts.locales_dir)
-    state = cache.read_state(opts.out)
-    if state.get("key") == key and cache.output_intact(opts.out):
-        entries = json.loads((opts.out / "manifest.json").read_text(encoding="utf-8"))
-        return Report(entries, seconds=time.perf_counter() - start, reused=len(entries), noop=True)
+    previous = output.unchanged(out, key)
+    if previous is not None:
+        return Report(previous, seconds=time.perf_counter() - start, reused=len(previous), noop=True)
     stages: dict[str, float] = {}
     mark = time.perf_counter()
 
@@ -252,16 +254,21 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     from .site import render_site
 
     full = set(opts.games) == set(GAMES) and set(opts.locales) == set(LOCALES)
-    keep_site = not full and (opts.out / "site").is_dir()
-    if not keep_site:
-        # The static site links to the PDFs, so it is made last, from the finished entries.
-        files.update(render_site(prep, docs, entries, opts, files=files))
-    stage("site")
-    sizes = {e["path"]: len(files[e["path"]]) for e in entries}
+    # Artifacts of the previous output this build does not make (other locales, formats, papers).
+    carried = output.previous_artifacts(out, {e["path"] for e in entries})
+    everything = entries + [e for e, _ in carried.values()]
+    files.update({path: data for path, (_, data) in carried.items()})
     # A build of some games or locales leaves the site of the last full build in place.
-    write_output(opts.out, files, entries, state={"key": key, "sizes": sizes},
-                 keep=("site",) if keep_site else ())
-    if full and set(opts.papers) == set(PAPERS):
+    kept_site = None if full else output.previous_folder(out, "site")
+    if kept_site is None:
+        # The static site links to the PDFs, so it is made last, from the finished entries
+        # (with the carried-over PDFs: a build of HTML only keeps the site's downloads).
+        files.update(render_site(prep, docs, everything, opts, files=files))
+    else:
+        files.update(kept_site)
+    stage("site")
+    output.write_output(out, str(opts.out), files, everything, key=None if carried else key)
+    if full and set(opts.papers) == set(PAPERS) and "pdf" in opts.formats:
         pdfs.prune({job[3] for job in pdf_jobs})  # a full build knows every PDF still wanted
     stage("write")
     return Report(entries, seconds=time.perf_counter() - start, built=len(todo),
@@ -307,69 +314,6 @@ def _entry(art: Artifact, data: bytes, pages: int | None, rules: dict | None = N
     if rules:  # house rules that differ from the standard ones
         entry["rules"] = {k: list(v) if isinstance(v, tuple) else v for k, v in rules.items()}
     return entry
-
-
-def _remove_leftovers(out: Path) -> None:
-    """Folders a killed build left behind (its process is gone)."""
-    for path in out.parent.glob(f".{out.name}.*-*"):
-        pid = path.name.rsplit("-", 1)[-1]
-        if pid.isdigit() and path.is_dir():
-            try:
-                os.kill(int(pid), 0)
-                if int(pid) != os.getpid():
-                    continue
-            except ProcessLookupError:
-                pass
-            except PermissionError:
-                continue
-            shutil.rmtree(path, ignore_errors=True)
-
-
-def write_output(out: Path, files: dict[str, bytes], entries: list[dict], state: dict | None = None,
-                 keep: tuple[str, ...] = ()) -> None:
-    """Write into a fresh sibling folder, then swap it in: a failure leaves the old output intact.
-
-    Artifacts of the previous build that this build did not plan (a build of one locale) are
-    carried over, so output/ always holds the union and its manifest describes every file.
-    """
-    out = out.resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
-    _remove_leftovers(out)
-    planned = {e["path"] for e in entries}
-    kept = []
-    old_manifest = out / "manifest.json"
-    if old_manifest.is_file():
-        try:
-            old = json.loads(old_manifest.read_text(encoding="utf-8"))
-        except (ValueError, OSError):
-            old = []
-        for e in old if isinstance(old, list) else []:
-            if isinstance(e, dict) and e.get("path") not in planned and (out / str(e.get("path"))).is_file():
-                kept.append(e)
-    try:
-        for rel, data in files.items():
-            target = tmp / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        for e in kept:
-            target = tmp / e["path"]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(out / e["path"], target)
-        for folder in keep:
-            shutil.copytree(out / folder, tmp / folder)
-        manifest = sorted(entries + kept, key=lambda e: e["path"])
-        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        if state is not None and not kept:
-            (tmp / cache.STATE_FILE).write_text(json.dumps(state, sort_keys=True), encoding="utf-8")
-        old_dir = out.parent / f".{out.name}.old-{os.getpid()}"
-        if out.exists():
-            out.rename(old_dir)
-        tmp.rename(out)
-        shutil.rmtree(old_dir, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
 
 
 def check(opts: Options) -> Prepared:

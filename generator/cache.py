@@ -10,11 +10,11 @@ from importlib import metadata
 from pathlib import Path
 
 from . import PROJECT_DIR
+from .output import atomic_write
 
 #: Libraries whose version can change the bytes of an artifact.
 _LIBRARIES = ("weasyprint", "pydyf", "fonttools", "babel", "jinja2", "markdown-it-py", "tinycss2", "cssselect2")
 _FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
-STATE_FILE = ".rulesheets-state.json"
 
 
 @lru_cache(maxsize=1)
@@ -65,7 +65,11 @@ def pdf_key(html: str, paper: str) -> str:
 
 
 class PdfCache:
-    """Rendered PDFs by content key, with their page counts, under .cache/pdf/."""
+    """Rendered PDFs by content key, with their page counts, under .cache/pdf/.
+
+    Each PDF's size and sha256 are recorded beside it and checked on every read: a truncated or
+    corrupted entry is thrown away and rendered again, never published.
+    """
 
     def __init__(self, root: Path = PROJECT_DIR / ".cache" / "pdf"):
         self.root = root
@@ -73,17 +77,23 @@ class PdfCache:
     def get(self, key: str) -> tuple[bytes, int] | None:
         pdf, meta = self.root / f"{key}.pdf", self.root / f"{key}.json"
         try:
-            pages = json.loads(meta.read_text())["pages"]
-            return pdf.read_bytes(), pages
-        except (OSError, ValueError, KeyError):
+            info = json.loads(meta.read_text())
+            pages, size, digest = info["pages"], info["size"], info["sha256"]
+            data = pdf.read_bytes()
+        except (OSError, ValueError, KeyError, TypeError):
             return None
+        if len(data) != size or hashlib.sha256(data).hexdigest() != digest or not isinstance(pages, int):
+            pdf.unlink(missing_ok=True)
+            meta.unlink(missing_ok=True)
+            return None
+        return data, pages
 
     def put(self, key: str, data: bytes, pages: int) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        for path, content in ((self.root / f"{key}.pdf", data), (self.root / f"{key}.json", json.dumps({"pages": pages}).encode())):
-            tmp = path.with_suffix(path.suffix + f".{os.getpid()}.tmp")
-            tmp.write_bytes(content)
-            tmp.replace(path)
+        info = {"pages": pages, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        # The PDF first: a build killed in between leaves an entry without its record, which reads as missing.
+        atomic_write(self.root / f"{key}.pdf", data)
+        atomic_write(self.root / f"{key}.json", json.dumps(info).encode())
 
     def prune(self, keep: set[str]) -> None:
         """Forget PDFs the latest build did not use, so the cache does not grow without bound."""
@@ -94,18 +104,26 @@ class PdfCache:
                 path.unlink(missing_ok=True)
 
 
-def read_state(out: Path) -> dict:
+def _digest_path(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def write_checked(path: Path, data: bytes) -> None:
+    """Store a cache file with its sha256 beside it (`name.sha256`), for read_checked."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, data)
+    atomic_write(_digest_path(path), hashlib.sha256(data).hexdigest().encode())
+
+
+def read_checked(path: Path) -> bytes | None:
+    """A cache file's bytes if they still match their recorded sha256; a damaged entry is removed (None)."""
     try:
-        return json.loads((out / STATE_FILE).read_text(encoding="utf-8"))
+        data = path.read_bytes()
+        digest = _digest_path(path).read_text().strip()
     except (OSError, ValueError):
-        return {}
-
-
-def output_intact(out: Path) -> bool:
-    """Every file the manifest lists is there with its size unchanged (a cheap no-op check)."""
-    try:
-        entries = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-        sizes = read_state(out).get("sizes", {})
-        return all((out / e["path"]).stat().st_size == sizes.get(e["path"]) for e in entries)
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
+        return None
+    if hashlib.sha256(data).hexdigest() != digest:
+        path.unlink(missing_ok=True)
+        _digest_path(path).unlink(missing_ok=True)
+        return None
+    return data

@@ -6,7 +6,6 @@ import datetime as dt
 import hashlib
 import io
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -20,7 +19,7 @@ import fontTools
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
-from . import PROJECT_DIR
+from . import PROJECT_DIR, cache
 from .errors import CheckFailed, Problem
 
 #: Every subset carries this head.modified (2026-01-01 in seconds since 1904): without it fontTools
@@ -242,9 +241,9 @@ def make_subsets(plans: dict[str, dict[str, frozenset[str]]], jobs: int = 1,
     for face, charsets in wanted.items():
         missing = []
         for chars in sorted(charsets, key=lambda c: "".join(sorted(c))):
-            cached = cache_dir / f"{_cache_key(face, chars)}.woff2" if cache_dir else None
-            if cached is not None and cached.is_file():
-                done[(face.family, face.weight, chars)] = cached.read_bytes()
+            cached = cache.read_checked(cache_dir / f"{_cache_key(face, chars)}.woff2") if cache_dir else None
+            if cached is not None:
+                done[(face.family, face.weight, chars)] = cached
             else:
                 missing.append(chars)
         if missing:
@@ -260,11 +259,7 @@ def make_subsets(plans: dict[str, dict[str, frozenset[str]]], jobs: int = 1,
         for chars, data in zip(charsets, datas):
             done[(face.family, face.weight, chars)] = data
             if cache_dir is not None:
-                cache_dir.mkdir(parents=True, exist_ok=True)
-                path = cache_dir / f"{_cache_key(face, chars)}.woff2"
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_bytes(data)
-                tmp.replace(path)
+                cache.write_checked(cache_dir / f"{_cache_key(face, chars)}.woff2", data)
     return done
 
 
@@ -274,7 +269,7 @@ def prune_cache(subsets: dict[tuple[str, int, frozenset[str]], bytes], cache_dir
         return
     keep = {f"{_cache_key(find_font(family, weight), chars)}.woff2" for family, weight, chars in subsets}
     for path in cache_dir.iterdir():
-        if path.name not in keep:
+        if path.name.removesuffix(".sha256") not in keep:
             path.unlink(missing_ok=True)
 
 

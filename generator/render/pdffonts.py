@@ -9,10 +9,9 @@ A font cut to the characters of the locale's documents (a few hundred glyphs) av
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
-from .. import PROJECT_DIR
+from .. import PROJECT_DIR, cache
 from .. import webfonts
 
 #: Families worth cutting down (collections with tens of thousands of glyphs).
@@ -42,11 +41,8 @@ def _cut(face: webfonts.FontFile, chars: frozenset[str], cache_dir: Path) -> Pat
 
     key = hashlib.sha256(f"{hb.__version__}\n{webfonts._cache_key(face, chars)}".encode()).hexdigest()
     path = cache_dir / f"{key[:24]}.otf"
-    if not path.exists():
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(_subset(face, chars))
-        tmp.replace(path)
+    if cache.read_checked(path) is None:  # missing, truncated or corrupted: cut again
+        cache.write_checked(path, _subset(face, chars))
     return path
 
 
