@@ -322,7 +322,11 @@ def check(opts: Options) -> Prepared:
     render_html(prep, opts)
     from .fonts import font_problems
 
+    from .i18n import glossary_problems
+
     problems = font_problems(prep.translators.values())
+    for code in prep.translators:
+        problems += glossary_problems(code, **({"locales_dir": opts.locales_dir} if opts.locales_dir else {}))
     if problems:
         raise CheckFailed(problems)
     return prep

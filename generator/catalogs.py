@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import write_po
+from jinja2 import TemplateSyntaxError
 
 from . import GAMES, PROJECT_DIR
-from .errors import CheckFailed, Problem
+from .errors import CheckFailed, InputError, Problem, template_problem
 from .i18n import COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, placeholder_problems, read_catalog
 from .model import load_model, translatable_units
 from .render.html import CATEGORY_NAMES, TEMPLATES_DIR
-from .yamlsource import display_path
+from .output import atomic_write
+from .yamlsource import display_path, read_text
 
 #: Fixed header dates keep catalogs stable in version control.
 _EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
@@ -39,9 +42,23 @@ def template_catalog() -> Catalog:
     """The common domain: every `_()` / `ngettext()` in templates, plus names the code supplies."""
     cat = _new_catalog()
     for path in sorted(TEMPLATES_DIR.rglob("*.j2")):
-        for lineno, msgid, comments, _ctx in extract_from_file(
+        try:
+            # silent=false: a template that does not parse is an error, not a template without strings
+            # (which would drop its strings and their translations from every catalog).
+            found = list(extract_from_file(
                 "jinja2.ext:babel_extract", str(path), keywords={"_": None, "gettext": None, "ngettext": (1, 2)},
-                options={"trim_blocks": "true", "lstrip_blocks": "true"}):
+                options={"trim_blocks": "true", "lstrip_blocks": "true", "silent": "false"}))
+        except TemplateSyntaxError as exc:
+            exc.filename = str(path)  # the extractor parses the text alone; name the file
+            raise InputError(template_problem(exc)) from None
+        except UnicodeDecodeError:
+            read_text(path)  # raises InputError naming the line
+            raise
+        for lineno, msgid, comments, _ctx in found:
+            cat.add(msgid, locations=[(_rel(path), lineno)], auto_comments=comments)
+    # Code that speaks through `_()` too (table names): without these, `update` would drop their translations.
+    for path in sorted((PROJECT_DIR / "generator").glob("**/*.py")):
+        for lineno, msgid, comments, _ctx in extract_from_file("python", str(path), keywords={"_": None}):
             cat.add(msgid, locations=[(_rel(path), lineno)], auto_comments=comments)
     for name in CATEGORY_NAMES.values():
         cat.add(name, locations=[("generator/render/html.py", 1)], auto_comments=["Stop the Bus hand category"])
@@ -62,25 +79,33 @@ def extract() -> dict[str, Catalog]:
     templates = {game: game_catalog(game) for game in GAMES}
     templates[COMMON_DOMAIN] = template_catalog()
     for domain, cat in templates.items():
-        with pot_path(domain).open("wb") as fh:
-            write_po(fh, cat, width=100, omit_header=False)
+        atomic_write(pot_path(domain), _po_bytes(cat, omit_header=False))
     return templates
 
 
+def _po_bytes(cat: Catalog, **options) -> bytes:
+    buf = io.BytesIO()
+    write_po(buf, cat, width=100, **options)
+    return buf.getvalue()
+
+
 def update(locales: tuple[str, ...]) -> None:
+    """Merge new msgids into every catalog; everything is read and checked before the first file is written."""
     templates = extract()
+    merged: dict[Path, bytes] = {}
     for code in locales:
         if code == SOURCE_LOCALE:
             continue
         for domain, template in templates.items():
             path = catalog_path(code, domain)
-            path.parent.mkdir(parents=True, exist_ok=True)
             cat = read_catalog(path, code) if path.exists() else _new_catalog(code)
             cat.update(template, update_header_comment=False)
             cat.creation_date = cat.revision_date = _EPOCH
             cat.fuzzy = False
-            with path.open("wb") as fh:
-                write_po(fh, cat, width=100, ignore_obsolete=True)
+            merged[path] = _po_bytes(cat, ignore_obsolete=True)
+    for path, data in merged.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
 
 
 def compile_mo(locales: tuple[str, ...]) -> None:

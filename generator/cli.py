@@ -100,6 +100,15 @@ def main(argv: list[str] | None = None) -> int:
         for line in str(exc).splitlines():
             print(f"rulesheets: {line}" if ":" not in line.split(" ")[0] else line, file=sys.stderr)
         return exc.exit_code
+    except Exception as exc:  # a broken template is bad input too: one line, exit 2
+        from jinja2 import TemplateError
+
+        if not isinstance(exc, TemplateError):
+            raise
+        from .errors import template_problem
+
+        print(template_problem(exc), file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("rulesheets: interrupted; output/ left as it was", file=sys.stderr)
         return 130

@@ -42,3 +42,29 @@ class CheckFailed(RulesheetsError):
     def __init__(self, problems: list[Problem] | Problem):
         self.problems = problems if isinstance(problems, list) else [problems]
         super().__init__("\n".join(map(str, self.problems)))
+
+
+def template_problem(exc: Exception) -> Problem:
+    """A Jinja error (syntax, undefined variable) as `templates/X:line: problem`.
+
+    Jinja rewrites tracebacks so that template frames carry the template's file and line;
+    the deepest one is where the error is.
+    """
+    from pathlib import Path
+
+    import jinja2
+
+    from .yamlsource import display_path
+
+    filename, line = None, None
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        filename, line = exc.filename or exc.name, exc.lineno
+    else:
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename.endswith(".j2"):
+                filename, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+            tb = tb.tb_next
+    message = " ".join(str(getattr(exc, "message", None) or exc).split())
+    kind = "template syntax error" if isinstance(exc, jinja2.TemplateSyntaxError) else "template error"
+    return Problem(display_path(Path(filename)) if filename else "templates", line, f"{kind}: {message}")

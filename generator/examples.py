@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Annotated, Any, Callable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from .engine import bunco, cards as cardlib, stop_the_bus, tonk
 from .expr import ExprError, evaluate, names as expr_names
@@ -19,6 +19,19 @@ class _Schema(BaseModel):
 
 Die = Literal[1, 2, 3, 4, 5, 6]
 Round = Field(ge=1, le=6)
+#: Bounds that keep `check` quick whatever a model says (the deadwood search grows fast with the cards).
+MAX_CARDS = 12
+MAX_PLAYERS = 16
+
+
+def _few_cards(text: str) -> str:
+    if len(text.split()) > MAX_CARDS:
+        raise ValueError(f"at most {MAX_CARDS} cards in one hand")
+    return text
+
+
+Cards = Annotated[str, AfterValidator(_few_cards)]
+Stake = Field(default=1, ge=1, le=1_000_000)
 
 
 # --- schemas of each kind's input and expectation -------------------------------------------
@@ -51,8 +64,8 @@ Team = tuple[str, str]
 
 
 class SeatingIn(_Schema):
-    seating: tuple[tuple[Team, Team], ...] = Field(min_length=1)
-    winners: tuple[int, ...]
+    seating: tuple[tuple[Team, Team], ...] = Field(min_length=1, max_length=MAX_PLAYERS)
+    winners: tuple[int, ...] = Field(max_length=MAX_PLAYERS)
 
 
 class SeatingOut(_Schema):
@@ -60,7 +73,7 @@ class SeatingOut(_Schema):
 
 
 class HandsIn(_Schema):
-    hands: dict[str, str]
+    hands: dict[str, Cards] = Field(max_length=MAX_PLAYERS)
 
 
 class ShowdownOut(_Schema):
@@ -69,7 +82,7 @@ class ShowdownOut(_Schema):
 
 
 class CardsIn(_Schema):
-    cards: str
+    cards: Cards
 
 
 class TonkTotalsOut(_Schema):
@@ -78,21 +91,21 @@ class TonkTotalsOut(_Schema):
 
 
 class KnockIn(_Schema):
-    hands: dict[str, str]
+    hands: dict[str, Cards] = Field(max_length=MAX_PLAYERS)
     knocker: str
-    stake: int = 1
+    stake: int = Stake
 
 
 class StakeHandsIn(_Schema):
-    hands: dict[str, str]
-    stake: int = 1
+    hands: dict[str, Cards] = Field(max_length=MAX_PLAYERS)
+    stake: int = Stake
 
 
 class WentOutIn(_Schema):
-    players: tuple[str, ...]
+    players: tuple[str, ...] = Field(max_length=MAX_PLAYERS)
     winner: str
     discarded: bool
-    stake: int = 1
+    stake: int = Stake
     by_new_spreads: bool | None = None
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gettext
 import io
 import re
+from collections.abc import Callable
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -14,10 +16,8 @@ from pathlib import Path
 from babel import Locale
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_currency_precision, parse_pattern
-from babel.support import Translations
 
 from . import LOCALES, PROJECT_DIR
 from .errors import InputError, Problem
@@ -62,51 +62,79 @@ _KEYS = {"digits": str, "fonts": list, "currency": str, "paper": str, "stake": (
 _OPTIONAL = {"money_pattern": str, "names": dict}
 
 
+#: The largest stake a payout sheet accepts (locale.toml or --stake): anything above is a typo.
+MAX_STAKE = Decimal(1_000_000)
+
+
+def read_toml(path: Path, missing: str) -> tuple[dict, str]:
+    """A TOML file and its text; missing, non-UTF-8 or malformed files are InputError with a line."""
+    from .yamlsource import read_text
+
+    if not path.is_file():
+        raise InputError(Problem(display_path(path), None, missing))
+    text = read_text(path)
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        # tomllib puts the place in the message only: "... (at line 3, column 7)".
+        m = re.search(r"\(at line (\d+), column \d+\)$", str(exc))
+        what = str(exc)[: m.start()].strip() if m else str(exc)
+        raise InputError(Problem(display_path(path), int(m.group(1)) if m else None, f"TOML syntax error: {what}")) from None
+
+
+def toml_line(text: str, key: str) -> int | None:
+    """The line where `key = ...` is written (TOML values carry no position)."""
+    for n, line in enumerate(text.splitlines(), start=1):
+        if re.match(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+            return n
+    return None
+
+
 def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConfig:
     path = locales_dir / code / "locale.toml"
     where = display_path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(Problem(where, None, f"locale '{code}' has no locale.toml")) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(Problem(where, getattr(exc, "lineno", None), f"TOML syntax error: {exc}")) from None
+    data, text = read_toml(path, f"locale '{code}' has no locale.toml")
     problems = []
+
+    def bad(key: str, message: str) -> None:
+        problems.append(Problem(where, toml_line(text, key), message))
+
     for key in data:
         if key not in _KEYS and key not in _OPTIONAL:
-            problems.append(Problem(where, None, f"unknown key '{key}'"))
+            bad(key, f"unknown key '{key}'")
         elif key in _OPTIONAL and not isinstance(data[key], _OPTIONAL[key]):
-            problems.append(Problem(where, None, f"'{key}' must be a {'table' if key == 'names' else 'string'}"))
+            bad(key, f"'{key}' must be a {'table' if key == 'names' else 'string'}")
     for english, local in (data.get("names") if isinstance(data.get("names"), dict) else {}).items():
         if not isinstance(local, str) or not local.strip():
-            problems.append(Problem(where, None, f"names: '{english}' must map to a name"))
+            bad(english, f"names: '{english}' must map to a name")
     if isinstance(data.get("money_pattern"), str):
         try:
             parse_pattern(data["money_pattern"])
         except Exception as exc:  # Babel raises ValueError or NumberFormatError
-            problems.append(Problem(where, None, f"money_pattern: {exc}"))
+            bad("money_pattern", f"money_pattern: {exc}")
     for key, typ in _KEYS.items():
         if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
             kind = "number" if isinstance(typ, tuple) else typ.__name__
-            problems.append(Problem(where, None, f"'{key}' must be a {kind}"))
+            bad(key, f"'{key}' must be a {kind}")
     if not problems:
         if data["digits"] not in DIGITS:
-            problems.append(Problem(where, None, f"digits must be one of {', '.join(DIGITS)}, not '{data['digits']}'"))
+            bad("digits", f"digits must be one of {', '.join(DIGITS)}, not '{data['digits']}'")
         for font in data["fonts"]:
             if not isinstance(font, str) or not re.fullmatch(r"[A-Za-z0-9 ]+", font):
-                problems.append(Problem(where, None, f"font name {font!r} may only hold letters, digits and spaces"))
+                bad("fonts", f"font name {font!r} may only hold letters, digits and spaces")
         if data["paper"] not in ("a4", "letter"):
-            problems.append(Problem(where, None, f"paper must be a4 or letter, not '{data['paper']}'"))
+            bad("paper", f"paper must be a4 or letter, not '{data['paper']}'")
         from babel.numbers import get_currency_name
         try:
             if get_currency_name(data["currency"], locale="en") == data["currency"]:
                 raise ValueError
         except ValueError:
-            problems.append(Problem(where, None, f"unknown currency '{data['currency']}'"))
+            bad("currency", f"unknown currency '{data['currency']}'")
+        stake = Decimal(str(data["stake"]))
+        if not stake.is_finite() or not 0 < stake <= MAX_STAKE:
+            bad("stake", f"stake must be a finite amount more than 0 and at most {MAX_STAKE:,}, not {data['stake']}")
     if problems:
         raise InputError(problems)
-    if Decimal(str(data["stake"])) <= 0:
-        raise InputError(Problem(where, None, "stake must be more than 0"))
     return LocaleConfig(code, data["digits"], tuple(data["fonts"]), data["currency"], data["paper"],
                         Decimal(str(data["stake"])), data.get("money_pattern"),
                         tuple(sorted(data.get("names", {}).items())))
@@ -117,11 +145,20 @@ def catalog_path(code: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Pat
 
 
 def read_catalog(path: Path, code: str) -> Catalog:
+    """A .po file; unreadable bytes, syntax errors and an unsafe Plural-Forms are InputError with a line."""
     try:
-        with path.open("rb") as fh:
-            return read_po(fh, locale=code, abort_invalid=True)
+        raw = path.read_bytes()
     except FileNotFoundError:
         return Catalog(locale=code)
+    except OSError as exc:
+        raise InputError(Problem(display_path(path), None, f"cannot read catalog: {exc.strerror}")) from None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(Problem(display_path(path), line, f"cannot read catalog: not valid UTF-8 (byte 0x{raw[exc.start]:02x})")) from None
+    try:
+        catalog = read_po(io.BytesIO(raw), locale=code, abort_invalid=True)
     except Exception as exc:  # Babel raises PoFileError with a line number in the text
         # Babel counts lines from 0 here and repeats the line at the end ("... on 4").
         line = exc.lineno + 1 if isinstance(getattr(exc, "lineno", None), int) else None
@@ -129,6 +166,42 @@ def read_catalog(path: Path, code: str) -> Catalog:
         text = re.sub(r" on \d+$", "", " ".join(str(exc).split()))
         text = text if len(text) <= 120 else text[:119] + "…"
         raise InputError(Problem(display_path(path), line, f"cannot read catalog: {text}")) from None
+    plural_function(catalog, path, raw)
+    return catalog
+
+
+#: A catalog's plural rule is tried on these counts; sheets and rules use small ones, CLDR rules change by 10^6.
+_PLURAL_PROBES = (*range(0, 1001), 10_000, 100_000, 1_000_000, 1_000_001, 2_000_000, 10**9)
+
+
+def plural_function(catalog: Catalog, path: Path | None = None, raw: bytes = b"") -> Callable[[int], int]:
+    """The catalog's Plural-Forms as a function of n, checked once when the catalog loads.
+
+    gettext's own parser compiles only C arithmetic on `n` (no names, no calls); the rule must
+    then give an index below nplurals for every probe count, without dividing by zero.
+    """
+    expr, count = catalog.plural_expr, catalog.num_plurals
+    line = next((n for n, text in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1)
+                 if "Plural-Forms:" in text), None)
+    where = display_path(path) if path else "catalog"
+
+    def bad(message: str) -> InputError:
+        return InputError(Problem(where, line, f"Plural-Forms: {message}"))
+
+    if not 1 <= count <= 6:
+        raise bad(f"nplurals={count} must be between 1 and 6")
+    try:
+        fn = gettext.c2py(expr)
+    except (ValueError, SyntaxError, RecursionError, MemoryError):
+        raise bad(f"plural={_short(expr)!r} is not an expression of n (only numbers, n and C operators)") from None
+    for n in _PLURAL_PROBES:
+        try:
+            index = fn(n)
+        except (ArithmeticError, RecursionError):
+            raise bad(f"plural={_short(expr)!r} divides by zero for n = {n}") from None
+        if not 0 <= index < count:
+            raise bad(f"plural={_short(expr)!r} gives form {index} for n = {n}, but nplurals={count}")
+    return fn
 
 
 #: A translator comment "spelled out: tokens_lost=1" says the translation writes that fact's value
@@ -188,14 +261,8 @@ class Translator:
         return self.config.code
 
     @cached_property
-    def _plural(self) -> dict[str, Translations]:
-        out = {}
-        for domain, catalog in self.catalogs.items():
-            buf = io.BytesIO()
-            write_mo(buf, catalog, use_fuzzy=False)
-            buf.seek(0)
-            out[domain] = Translations(buf, domain=domain)
-        return out
+    def _plural(self) -> dict[str, Callable[[int], int]]:
+        return {domain: plural_function(catalog) for domain, catalog in self.catalogs.items()}
 
     # -- text ---------------------------------------------------------------------------------
     def lookup(self, domain: str, msgid: str, values: dict | None = None) -> tuple[str, bool]:
@@ -221,10 +288,13 @@ class Translator:
         if self.code == SOURCE_LOCALE:
             return (singular if n == 1 else plural), False
         msg = self.catalogs.get(domain, Catalog()).get(singular)
-        if msg is None or not msg.string or not all(msg.string) or msg.fuzzy:
+        forms = msg.string if msg is not None and isinstance(msg.string, tuple) else ()
+        index = self._plural[domain](n) if domain in self.catalogs else 0
+        # A form the rule names but the entry lacks is missing, and shown marked, never as bare English.
+        if msg is None or not all(forms) or index >= len(forms) or msg.fuzzy:
             self.misses.append(Miss(domain, singular, "fuzzy" if msg is not None and msg.fuzzy else "missing"))
             return (singular if n == 1 else plural), True
-        return self._plural[domain].ngettext(singular, plural, n), False
+        return forms[index], False
 
     def fill(self, text: str, values: dict) -> str:
         """Replace `{name}` / `{name:format}` by locale-formatted values."""
@@ -305,6 +375,33 @@ def load_translator(code: str, domains: tuple[str, ...], locales_dir: Path = LOC
     if problems:
         raise InputError(problems)
     return Translator(config, catalogs)
+
+
+def glossary_problems(code: str, locales_dir: Path = LOCALES_DIR) -> list[Problem]:
+    """locales/<lang>/glossary.toml: a table per game (or `common`) of English term = translated term."""
+    from . import GAMES
+
+    path = locales_dir / code / "glossary.toml"
+    if not path.exists():
+        return []
+    try:
+        data, text = read_toml(path, "no glossary")
+    except InputError as exc:
+        return exc.problems
+    where, problems = display_path(path), []
+    for table, terms in data.items():
+        line = next((n for n, t in enumerate(text.splitlines(), start=1) if t.strip() == f"[{table}]"), None)
+        if table not in (*GAMES, COMMON_DOMAIN):
+            problems.append(Problem(where, line or toml_line(text, table),
+                                    f"unknown table '{table}' (one of: {', '.join((*GAMES, COMMON_DOMAIN))})"))
+            continue
+        if not isinstance(terms, dict):
+            problems.append(Problem(where, line or toml_line(text, table), f"'{table}' must be a table of terms"))
+            continue
+        for term, value in terms.items():
+            if not isinstance(value, str) or not value.strip():
+                problems.append(Problem(where, toml_line(text, term), f"[{table}] '{term}' must be a non-empty text"))
+    return problems
 
 
 def check_locales(requested: tuple[str, ...]) -> None:

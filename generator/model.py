@@ -116,7 +116,7 @@ class GameModel(Frozen):
     rules: dict[str, Any] = Field(strict=False)
     #: Numbers the engine computes, typed in where a reader of the model wants to see them;
     #: each must agree with the engine (`check` fails naming the one that does not).
-    derived: dict[str, int] = Field(default_factory=dict)
+    derived: dict[str, Annotated[int, Field(ge=0, le=10**15)]] = Field(default_factory=dict)
     #: Numbers that are neither rules nor computed (a usual group size), each with its reason.
     facts: dict[str, ProseFact] = Field(default_factory=dict)
     house_rules: tuple[HouseRule, ...] = Field(default=(), strict=False)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from .engine import odds, stop_the_bus, tonk
 from .errors import InputError, Problem
+from .i18n import MAX_STAKE
 
 #: kind -> game; every sheet exists in every locale, as HTML and one-page PDFs.
 SHEETS = {"tally-sheet": "bunco", "scorepad": "bunco", "payout-sheet": "tonk", "hand-ranking": "stop-the-bus"}
@@ -43,10 +45,17 @@ class SheetOptions:
             raise bad(f"--copies must be between 1 and 100, got {self.copies}")
         if not 1 <= self.tables <= 12:
             raise bad(f"--tables must be between 1 and 12, got {self.tables}")
+        if self.stake is not None and not (self.stake.is_finite() and self.stake <= MAX_STAKE):
+            raise bad(f"--stake must be at most {MAX_STAKE:,}, got {self.stake}")
         if self.stake is not None and (self.stake <= 0 or self.stake != self.stake.quantize(Decimal("0.01"))):
             raise bad(f"--stake must be a positive amount with at most 2 decimals, got {self.stake}")
         if self.currency is not None and self.currency not in CURRENCIES:
             raise bad(f"unknown currency '{self.currency}' (known: {', '.join(CURRENCIES)})")
+        bad_char = next((c for c in self.group if unicodedata.category(c) in ("Cc", "Cs")), None)
+        if bad_char is not None and unicodedata.category(bad_char) == "Cs":  # undecodable bytes in argv
+            raise bad("--group is not valid UTF-8 text")
+        if bad_char is not None:
+            raise bad(f"--group may not hold control characters (found U+{ord(bad_char):04X})")
         if len(self.group) > 60:
             raise bad("--group is longer than 60 characters and would not fit on the sheet")
 
