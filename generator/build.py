@@ -203,6 +203,11 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
         mark = now
 
     prep = prepare(opts)
+    from .fonts import font_problems
+
+    missing_fonts = font_problems(prep.translators.values())  # one line per font, not per missing glyph
+    if missing_fonts:
+        raise CheckFailed(missing_fonts)
     stage("prepare")
     docs = render_html(prep, opts)
     stage("html")

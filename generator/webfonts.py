@@ -155,8 +155,10 @@ def assign(text: dict[tuple[str, ...], set[str]], where: str) -> dict[str, set[s
     # Controls and joiners a font lacks are not drawn at all, so they cannot become boxes.
     visible = sorted(ch for ch in missing if not re.match(r"[\u200b-\u200f\u2060\ufeff]", ch))
     if visible:
-        chars = " ".join(f"U+{ord(c):04X}" for c in visible)
-        raise CheckFailed(Problem(where, None, f"no installed font has a glyph for {chars} (stacks {sorted(text)})"))
+        # One short line even when a whole script is missing (a font not installed): the first few, and a count.
+        chars = " ".join(f"U+{ord(c):04X}" for c in visible[:5]) + (f" and {len(visible) - 5} more" if len(visible) > 5 else "")
+        families = sorted({f for stack in text for f in stack})
+        raise CheckFailed(Problem(where, None, f"no installed font has a glyph for {chars} (fonts: {', '.join(families)})"))
     return by_family
 
 

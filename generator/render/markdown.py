@@ -27,13 +27,18 @@ def render_prose(body: str, domain: str, tr: Translator, values: dict) -> Markup
         text, fallback = tr.lookup(domain, unit.text, values)
         text = tr.fill(text, values)
         texts.append(_FALLBACK + text if fallback else text)
-    for unit, text in zip(units, texts):
-        for href in _links(text):
-            where = (f"generator/games/{domain}.yaml" if tr.code == "en" or text.startswith(_FALLBACK)
-                     else f"locales/{tr.code}/LC_MESSAGES/{domain}.po")
-            raise InputError(Problem(where, None, f"link to '{href}' in {unit.text[:40]!r}: "
-                                                  "rule prose may only link inside the document"))
-    html = _MD.render(join_units(units, texts))
+    joined = join_units(units, texts)
+    # The whole section is checked, not each unit alone: a reference link can be split across two
+    # units (`[text][r]` in one, `[r]: https://...` in the next) and only resolves in the joined text.
+    for href in _links(joined):
+        # Blame the unit that holds the target (the definition of a split reference link).
+        unit, text = next(((u, t) for u, t in zip(units, texts) if href in t or href in _links(t)),
+                          (units[0], texts[0]))
+        where = (f"generator/games/{domain}.yaml" if tr.code == "en" or text.startswith(_FALLBACK)
+                 else f"locales/{tr.code}/LC_MESSAGES/{domain}.po")
+        raise InputError(Problem(where, None, f"link to '{href}' in {unit.text[:40]!r}: "
+                                              "rule prose may only link inside the document"))
+    html = _MD.render(joined)
     html = _MARKED.sub(r'<\1 class="untranslated" lang="en">', html)
     return Markup(html.replace(_FALLBACK, ""))
 
@@ -44,7 +49,7 @@ def _links(source: str) -> list[str]:
     for block in _MD.parse(source):
         for tok in block.children or ():
             href = tok.attrGet("href") if tok.type == "link_open" else None
-            if href is not None and not str(href).startswith("#"):
+            if href is not None and not re.fullmatch(r"#[\w-]*", str(href)):
                 found.append(str(href))
     return found
 

@@ -65,6 +65,9 @@ class _GlyphWatcher(logging.Handler):
             self.missing.append(msg.split(": ", 1)[-1])
         elif "refused to load" in msg:
             self.refused.append(msg[msg.index("refused to load"):])
+        elif msg.startswith(("Failed to load", "Font-face")):
+            # A missing image or a font that cannot be loaded would be left out silently: an error instead.
+            self.refused.append(" ".join(msg.split())[:200])
 
 
 @contextmanager
