@@ -183,7 +183,7 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     start = time.perf_counter()
     validate_options(opts)
     out = output.check_target(opts.out)
-    with output.locked(out, str(opts.out)):
+    with output.locked(out, output.shown(opts.out)):
         return _build(opts, out, start, progress, on_plan)
 
 
@@ -272,7 +272,7 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
     else:
         files.update(kept_site)
     stage("site")
-    output.write_output(out, str(opts.out), files, everything, key=None if carried else key)
+    output.write_output(out, output.shown(opts.out), files, everything, key=None if carried else key)
     if full and set(opts.papers) == set(PAPERS) and "pdf" in opts.formats:
         pdfs.prune({job[3] for job in pdf_jobs})  # a full build knows every PDF still wanted
     stage("write")

@@ -77,43 +77,51 @@ def read_manifest(out: Path) -> list[dict]:
     return entries
 
 
+def shown(out: Path) -> str:
+    """--out as the user would write it: relative to the working folder when inside it (no link resolved)."""
+    if out.is_absolute():
+        with contextlib.suppress(ValueError):
+            return str(out.relative_to(Path.cwd()))
+    return str(out)
+
+
 def check_target(out: Path) -> Path:
     """The absolute folder a build may replace, or InputError saying why not; nothing on disk changes."""
-    shown = str(out)
+    shown_as = shown(out)
     target = Path(os.path.abspath(out))
     if target.is_symlink():
-        raise _refuse(shown, "is a symbolic link; name the folder itself")
+        raise _refuse(shown_as, "is a symbolic link; name the folder itself")
     target = target.resolve()
     project = PROJECT_DIR.resolve()
     protected = [(Path("/"), "the root folder"), (Path.home().resolve(), "your home folder"),
                  (Path.cwd().resolve(), "the current folder"), (project, "the project folder")]
     for folder, name in protected:
         if folder == target:
-            raise _refuse(shown, f"is {name}; choose a new or empty folder")
+            raise _refuse(shown_as, f"is {name}; choose a new or empty folder")
         if folder.is_relative_to(target):
-            raise _refuse(shown, f"holds {name}; choose a new or empty folder")
+            raise _refuse(shown_as, f"holds {name}; choose a new or empty folder")
     if target.is_relative_to(project) and target != project / "output":
-        raise _refuse(shown, "is inside the project, where only output/ may be used; choose another folder")
+        raise _refuse(shown_as, "is inside the project, where only output/ may be used; choose another folder")
     for parent in target.parents:
         if is_output(parent):
-            raise _refuse(shown, f"is inside a previous rulesheets output ({parent}); choose another folder")
+            raise _refuse(shown_as, f"is inside a previous rulesheets output ({parent}); choose another folder")
     try:
         mode = target.lstat().st_mode
     except FileNotFoundError:
         return target
     except OSError as exc:
-        raise _refuse(shown, f"cannot be read ({exc.strerror})") from None
+        raise _refuse(shown_as, f"cannot be read ({exc.strerror})") from None
     if stat.S_ISREG(mode):
-        raise _refuse(shown, "is a file, not a folder; choose a new or empty folder")
+        raise _refuse(shown_as, "is a file, not a folder; choose a new or empty folder")
     if not stat.S_ISDIR(mode):
-        raise _refuse(shown, "is not a folder (a device, pipe or socket); choose a new or empty folder")
+        raise _refuse(shown_as, "is not a folder (a device, pipe or socket); choose a new or empty folder")
     try:
         empty = next(os.scandir(target), None) is None
     except OSError as exc:
-        raise _refuse(shown, f"cannot be read ({exc.strerror})") from None
+        raise _refuse(shown_as, f"cannot be read ({exc.strerror})") from None
     if not empty:
         if not is_output(target):
-            raise _refuse(shown, f"is not empty and holds no previous rulesheets output (no {MANIFEST} and "
+            raise _refuse(shown_as, f"is not empty and holds no previous rulesheets output (no {MANIFEST} and "
                                  f"{STATE_FILE}); choose a new or empty folder")
         read_manifest(target)
     return target
@@ -126,7 +134,7 @@ def _lock_path(out: Path) -> Path:
 
 
 @contextlib.contextmanager
-def locked(out: Path, shown: str):
+def locked(out: Path, name: str):
     """Hold the output's lock file (beside it) for the whole build; a second build exits 2.
 
     Taking the lock first makes every leftover beside the output the work of a dead build,
@@ -136,12 +144,12 @@ def locked(out: Path, shown: str):
         out.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(_lock_path(out), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:
-        raise _refuse(shown, f"cannot be written ({exc.strerror})") from None
+        raise _refuse(name, f"cannot be written ({exc.strerror})") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise _refuse(shown, "is being written by another rulesheets build; try again when it has finished") from None
+            raise _refuse(name, "is being written by another rulesheets build; try again when it has finished") from None
         recover(out)
         yield out
     finally:
@@ -308,7 +316,7 @@ def _swap(new: Path, out: Path) -> None:
     _checkpoint("removed")
 
 
-def write_output(out: Path, shown: str, files: dict[str, bytes], entries: list[dict], key: str | None) -> None:
+def write_output(out: Path, name: str, files: dict[str, bytes], entries: list[dict], key: str | None) -> None:
     """Write every file into a fresh sibling folder, then swap it in: a failure leaves the old output intact.
 
     `files` holds everything the new output contains (artifacts, carried-over ones, the site);
@@ -334,7 +342,7 @@ def write_output(out: Path, shown: str, files: dict[str, bytes], entries: list[d
         _swap(new, out)
     except OSError as exc:
         shutil.rmtree(new, ignore_errors=True)
-        raise _refuse(shown, f"could not be written ({exc.strerror or exc}); the previous output is unchanged") from None
+        raise _refuse(name, f"could not be written ({exc.strerror or exc}); the previous output is unchanged") from None
     except BaseException:
         shutil.rmtree(new, ignore_errors=True)
         raise
