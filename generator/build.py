@@ -329,9 +329,11 @@ def check(opts: Options) -> Prepared:
 
     from .i18n import glossary_problems
 
+    bad = [p for code in prep.translators
+           for p in glossary_problems(code, **({"locales_dir": opts.locales_dir} if opts.locales_dir else {}))]
+    if bad:
+        raise InputError(bad)
     problems = font_problems(prep.translators.values())
-    for code in prep.translators:
-        problems += glossary_problems(code, **({"locales_dir": opts.locales_dir} if opts.locales_dir else {}))
     if problems:
         raise CheckFailed(problems)
     return prep

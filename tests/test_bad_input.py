@@ -118,7 +118,8 @@ def test_bad_sheet_options(built, args, message):
 
 def test_out_inside_source_tree(built):
     assert _fails_cleanly(built, "--out", "generator/out") == (
-        "rulesheets: command line: --out generator/out is inside the source tree; choose another folder")
+        "rulesheets: command line: --out generator/out is inside the project, where only output/ may be used; "
+        "choose another folder")
 
 
 def test_example_mismatch_fails_check_and_build(built):
