@@ -82,12 +82,12 @@ def test_huge_integer_is_refused(built):
 
 @pytest.mark.parametrize("value", ["10000000000000000000000000", "10000000", "-1"])
 def test_facts_are_range_checked(built, value):
-    _edit(built / BUNCO, "bunco_points: 21", f"bunco_points: {value}")
-    n = _line_of(built / BUNCO, f"bunco_points: {value}")
+    _edit(built / BUNCO, "    value: 12\n", f"    value: {value}\n")
+    n = _line_of(built / BUNCO, f"    value: {value}")
     expected = {
         "10000000000000000000000000": "number with more than 18 digits",
-        "10000000": "facts.bunco_points: input should be less than or equal to 1000000 (got 10000000)",
-        "-1": "facts.bunco_points: input should be greater than or equal to 0 (got -1)",
+        "10000000": "facts.usual_players.value: input should be less than or equal to 1000000 (got 10000000)",
+        "-1": "facts.usual_players.value: input should be greater than or equal to 0 (got -1)",
     }[value]
     assert refused(built, *HTML) == f"{BUNCO}:{n}: {expected}"
 
