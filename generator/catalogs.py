@@ -114,8 +114,9 @@ def compile_mo(locales: tuple[str, ...]) -> None:
             path = catalog_path(code, domain)
             if code == SOURCE_LOCALE or not path.exists():
                 continue
-            with path.with_suffix(".mo").open("wb") as fh:
-                write_mo(fh, read_catalog(path, code))
+            buf = io.BytesIO()
+            write_mo(buf, read_catalog(path, code))
+            atomic_write(path.with_suffix(".mo"), buf.getvalue())
 
 
 def status(locales: tuple[str, ...]) -> list[tuple[str, str, int, int, int, int]]:

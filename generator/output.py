@@ -150,7 +150,10 @@ def locked(out: Path, name: str):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise _refuse(name, "is being written by another rulesheets build; try again when it has finished") from None
-        recover(out)
+        try:
+            recover(out)
+        except OSError as exc:
+            raise _refuse(name, f"cannot be recovered from an interrupted build ({exc.strerror})") from None
         yield out
     finally:
         os.close(fd)  # closing releases the lock; the file stays, so a waiting build locks the same inode
