@@ -5,8 +5,8 @@ from __future__ import annotations
 import gettext
 import io
 import re
-from collections.abc import Callable
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
