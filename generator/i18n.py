@@ -378,7 +378,8 @@ def load_translator(code: str, domains: tuple[str, ...], locales_dir: Path = LOC
 
 
 def glossary_problems(code: str, locales_dir: Path = LOCALES_DIR) -> list[Problem]:
-    """locales/<lang>/glossary.toml: a table per game (or `common`) of English term = translated term."""
+    """locales/<lang>/glossary.toml: a table per game (or `common`) of English term = translated term,
+    and `[avoid.<game or common>]` tables of words to avoid = why."""
     from . import GAMES
 
     path = locales_dir / code / "glossary.toml"
@@ -388,19 +389,29 @@ def glossary_problems(code: str, locales_dir: Path = LOCALES_DIR) -> list[Proble
         data, text = read_toml(path, "no glossary")
     except InputError as exc:
         return exc.problems
-    where, problems = display_path(path), []
+    where, problems, scopes = display_path(path), [], (*GAMES, COMMON_DOMAIN)
+
+    def header(name: str) -> int | None:
+        return next((n for n, t in enumerate(text.splitlines(), start=1) if t.strip() == f"[{name}]"), None)
+
+    def check(name: str, terms) -> None:
+        scope = name.removeprefix("avoid.")
+        if scope not in scopes:
+            problems.append(Problem(where, header(name) or toml_line(text, scope),
+                                    f"unknown table '{name}' (one of: {', '.join(scopes)}, or avoid.<one of them>)"))
+        elif not isinstance(terms, dict):
+            problems.append(Problem(where, header(name) or toml_line(text, scope), f"'{name}' must be a table of terms"))
+        else:
+            for term, value in terms.items():
+                if not isinstance(value, str) or not value.strip():
+                    problems.append(Problem(where, toml_line(text, term), f"[{name}] '{term}' must be a non-empty text"))
+
     for table, terms in data.items():
-        line = next((n for n, t in enumerate(text.splitlines(), start=1) if t.strip() == f"[{table}]"), None)
-        if table not in (*GAMES, COMMON_DOMAIN):
-            problems.append(Problem(where, line or toml_line(text, table),
-                                    f"unknown table '{table}' (one of: {', '.join((*GAMES, COMMON_DOMAIN))})"))
-            continue
-        if not isinstance(terms, dict):
-            problems.append(Problem(where, line or toml_line(text, table), f"'{table}' must be a table of terms"))
-            continue
-        for term, value in terms.items():
-            if not isinstance(value, str) or not value.strip():
-                problems.append(Problem(where, toml_line(text, term), f"[{table}] '{term}' must be a non-empty text"))
+        if table == "avoid" and isinstance(terms, dict):
+            for scope, words in terms.items():
+                check(f"avoid.{scope}", words)
+        else:
+            check(table, terms)
     return problems
 
 
