@@ -12,29 +12,35 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import LOCALES, PROJECT_DIR, cache
+from . import PACKAGE_DIR, PROJECT_DIR, cache
 from .registry import GAMES
 from .errors import CheckFailed, InputError, Problem
 from .edition import Edition, check_editions, make_edition
-from .i18n import COMMON_DOMAIN, Translator, check_locales, fallback_problems, load_translator
+from .i18n import COMMON_DOMAIN, LOCALES_DIR, Translator, check_locales, discover_locales, fallback_problems, load_translator
 from .examples import input_problems
 from .model import load_models, standard_values
+from .paths import default_output
 from .render.html import render_rulebook
 from .render.script import for_print
 from .sheets import SheetOptions
 
 FORMATS = ("html", "pdf")
 PAPERS = ("a4", "letter")
+#: Artifact kinds, and the games that have each (`--kinds`).
+KINDS = {"rulebook": tuple(GAMES),
+         **{sheet.kind: tuple(g for g, game in GAMES.items() if sheet in game.sheets)
+            for game in GAMES.values() for sheet in game.sheets}}
 SOURCE_DIRS = ("generator", "templates", "locales", "tests", ".git")
 
 
 @dataclass(frozen=True)
 class Options:
     games: tuple[str, ...] = tuple(GAMES)
-    locales: tuple[str, ...] = LOCALES
+    #: Default: every locale of locales/ (a folder with a locale.toml).
+    locales: tuple[str, ...] = field(default_factory=discover_locales)
     formats: tuple[str, ...] = FORMATS
     papers: tuple[str, ...] = PAPERS
-    out: Path = PROJECT_DIR / "output"
+    out: Path = field(default_factory=default_output)
     jobs: int = 0
     strict: bool = False
     games_dir: Path | None = None
@@ -45,6 +51,7 @@ class Options:
     cache_dir: Path | None = None
     #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
     house_rules: dict = field(default_factory=dict)
+    kinds: tuple[str, ...] = tuple(KINDS)
 
 
 @dataclass(frozen=True)
@@ -85,16 +92,20 @@ def _choose(values: tuple[str, ...], known: tuple[str, ...], what: str) -> None:
 
 def validate_options(opts: Options) -> None:
     _choose(opts.games, GAMES, "game")
-    check_locales(opts.locales)
+    check_locales(opts.locales, opts.locales_dir or LOCALES_DIR)
+    _choose(opts.kinds, tuple(KINDS), "kind")
+    if not any(g in KINDS[k] for g in opts.games for k in opts.kinds):
+        wanted = "; ".join(f"{k}: {', '.join(KINDS[k])}" for k in opts.kinds)
+        raise InputError(Problem("command line", None, f"--kinds {' '.join(opts.kinds)}: none of the chosen games "
+                                                       f"has that kind ({wanted})"))
     _choose(opts.formats, FORMATS, "format")
     _choose(opts.papers, PAPERS, "paper")
     opts.sheets.validate()
     if not re.fullmatch(r"https?://[^\s\"'<>]+/", opts.base_url):
         raise InputError(Problem("command line", None, f"--base-url must be an http(s) address ending in '/', got '{opts.base_url}'"))
     out = opts.out.resolve()
-    for name in SOURCE_DIRS:
-        src = (PROJECT_DIR / name).resolve()
-        if out == PROJECT_DIR.resolve() or out.is_relative_to(src):
+    for src in [PROJECT_DIR / name for name in SOURCE_DIRS] + [PACKAGE_DIR]:  # installed: the package itself
+        if out == PROJECT_DIR.resolve() or out.is_relative_to(src.resolve()):
             raise InputError(Problem("command line", None, f"--out {opts.out} is inside the source tree; choose another folder"))
 
 
@@ -153,8 +164,11 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
     so = opts.sheets
     for code, tr in prep.translators.items():
         for game, edition in prep.editions.items():
-            docs[(game, code, "rulebook", None)] = render_rulebook(edition, tr)
+            if "rulebook" in opts.kinds:  # the one costly document; other kinds left out are cheap to skip
+                docs[(game, code, "rulebook", None)] = render_rulebook(edition, tr)
             for sheet in edition.game.sheets:
+                if sheet.kind not in opts.kinds:
+                    continue
                 for table in range(so.tables) if sheet.per_table else (None,):
                     key = (game, code, sheet.kind, None if table is None else table + 1)
                     docs[key] = sheet.render(edition, tr, so, table)
@@ -173,8 +187,8 @@ def _pdf_job(args):
 
 
 def _options_key(opts: Options) -> dict:
-    return {"games": opts.games, "locales": opts.locales, "formats": opts.formats, "papers": opts.papers,
-            "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
+    return {"games": opts.games, "locales": opts.locales, "kinds": opts.kinds, "formats": opts.formats,
+            "papers": opts.papers, "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
             "house_rules": {g: sorted(r.items()) for g, r in sorted(opts.house_rules.items())}}
 
 
@@ -249,11 +263,11 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
         data, pages = results[k]
         files[art.path] = data
         entries.append(_entry(art, data, pages, prep.editions[art.game].changed))
-    from .site import render_site
-
-    full = set(opts.games) == set(GAMES) and set(opts.locales) == set(LOCALES)
+    full = is_full(opts)
     keep_site = not full and (opts.out / "site").is_dir()
-    if not keep_site:
+    if full:
+        from .site import render_site  # imported only here: a one-sheet build has no use for the web fonts
+
         # The static site links to the PDFs, so it is made last, from the finished entries.
         files.update(render_site(prep, docs, entries, opts, files=files))
     stage("site")
@@ -266,6 +280,12 @@ def build(opts: Options, progress=None, on_plan=None) -> Report:
     stage("write")
     return Report(entries, seconds=time.perf_counter() - start, built=len(todo),
                   reused=len(pdf_jobs) - len(todo), stages=stages)
+
+
+def is_full(opts: Options) -> bool:
+    """Every game, locale and kind: only such a build makes the static site (a partial one keeps the last)."""
+    return (set(opts.games) == set(GAMES) and set(KINDS) <= set(opts.kinds)
+            and set(opts.locales) == set(discover_locales(opts.locales_dir or LOCALES_DIR)))
 
 
 def print_stylesheets(prep: Prepared, docs: dict) -> dict:

@@ -2,53 +2,45 @@
 
 from __future__ import annotations
 
-import re
-
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from ..errors import InputError, Problem
 from ..i18n import Translator
-from ..textunits import join_units, split_units
-
-# "js-default" is CommonMark plus tables with raw HTML switched off: prose can never inject markup.
-_MD = MarkdownIt("js-default", {"typographer": False, "linkify": False})
-_MD.disable("image")
-#: A private-use character put before a unit shown in English, turned into a class after rendering.
-_FALLBACK = "\ue000"
-_MARKED = re.compile(r"<(p|li|h[1-6])>" + _FALLBACK)
+from ..textunits import MD, block_of, parse, units_of
 
 
 def render_prose(body: str, domain: str, tr: Translator, values: dict) -> Markup:
-    """Translate a Markdown body unit by unit, fill its placeholders, render it to HTML."""
-    units = split_units(body)
-    texts = []
-    for unit in units:
+    """Translate a Markdown body unit by unit, fill its placeholders, render it to HTML.
+
+    The body is parsed once; each unit's inline content is replaced by its translation and parsed
+    inline again, so the block structure (lists, quotes, code) is the source's in every language.
+    """
+    env: dict = {}
+    tokens = parse(body, env)
+    for unit in units_of(tokens):
         text, fallback = tr.lookup(domain, unit.text, values)
         text = tr.fill(text, values)
-        texts.append(_FALLBACK + text if fallback else text)
-    for unit, text in zip(units, texts):
-        for href in _links(text):
-            where = (f"generator/games/{domain}.yaml" if tr.code == "en" or text.startswith(_FALLBACK)
+        inline = tokens[unit.index]
+        inline.content = text
+        inline.children = MD.parseInline(text, env)[0].children or []
+        for href in _links(inline.children):
+            where = (f"generator/games/{domain}.yaml" if tr.code == "en" or fallback
                      else f"locales/{tr.code}/LC_MESSAGES/{domain}.po")
             raise InputError(Problem(where, None, f"link to '{href}' in {unit.text[:40]!r}: "
                                                   "rule prose may only link inside the document"))
-    html = _MD.render(join_units(units, texts))
-    html = _MARKED.sub(r'<\1 class="untranslated" lang="en">', html)
-    return Markup(html.replace(_FALLBACK, ""))
+        if fallback:
+            block = block_of(tokens, unit.index)
+            block.attrSet("class", "untranslated")
+            block.attrSet("lang", "en")
+    return Markup(MD.renderer.render(tokens, MD.options, env))
 
 
-def _links(source: str) -> list[str]:
-    """Every link target in a Markdown text: rule prose may only point inside the document."""
-    found = []
-    for block in _MD.parse(source):
-        for tok in block.children or ():
-            href = tok.attrGet("href") if tok.type == "link_open" else None
-            if href is not None and not str(href).startswith("#"):
-                found.append(str(href))
-    return found
+def _links(children) -> list[str]:
+    """Every link target among a unit's inline tokens: rule prose may only point inside the document."""
+    return [str(tok.attrGet("href")) for tok in children
+            if tok.type == "link_open" and not str(tok.attrGet("href")).startswith("#")]
 
 
 def render_inline(text: str) -> Markup:
     """A single line of Markdown (emphasis, code) without the paragraph around it."""
-    return Markup(_MD.renderInline(text))
+    return Markup(MD.renderInline(text))

@@ -12,12 +12,12 @@ import hashlib
 import os
 from pathlib import Path
 
-from .. import PROJECT_DIR
+from ..paths import CACHE_DIR as _CACHE
 from .. import webfonts
 
 #: Families worth cutting down (collections with tens of thousands of glyphs).
 LARGE_FAMILIES = ("Noto Sans CJK KR",)
-CACHE_DIR = PROJECT_DIR / ".cache" / "pdf-fonts"
+CACHE_DIR = _CACHE / "pdf-fonts"
 
 
 def _subset(face: webfonts.FontFile, chars: frozenset[str]) -> bytes:
