@@ -308,7 +308,7 @@ class Translator:
             return value
         if isinstance(value, tuple):  # a rule with several values: "49 or 50"
             return format_list([self.number(v) for v in value], style="or" if fmt == "or" else "standard",
-                               locale=self.code)
+                               locale=self.config.babel)
         if isinstance(value, Fraction):
             if fmt == "one_in":
                 return self.number(round(1 / value))

@@ -138,9 +138,7 @@ class Preview:
             return self.build_all()
         if change.games:
             sub = prepare(replace(self.opts, games=tuple(sorted(change.games))))
-            self.prep.models.update(sub.models)
-            self.prep.outcomes.update(sub.outcomes)
-            self.prep.values.update(sub.values)
+            self.prep.editions.update(sub.editions)
             self.prep.translators.update(sub.translators)
         if change.settings:  # locale.toml goes through all of prepare's checks (the stake against the currency)
             sub = prepare(replace(self.opts, locales=tuple(sorted(change.settings))))
@@ -165,9 +163,8 @@ class Preview:
         codes = sorted({c for _, c in pairs})
         for code in codes:
             prep.translators[code].misses.clear()
-        sub = Prepared({g: prep.models[g] for g in games}, {c: prep.translators[c] for c in codes},
-                       prep.outcomes, prep.values)
-        fresh = {k: html for k, html in render_html(sub, opts).items() if k[2] in opts.kinds and (k[0], k[1]) in pairs}
+        sub = Prepared({g: prep.editions[g] for g in games}, {c: prep.translators[c] for c in codes})
+        fresh = {k: html for k, html in render_html(sub, opts).items() if (k[0], k[1]) in pairs}
         changed = [k for k, html in fresh.items() if self.docs.get(k) != html]
         self.docs.update(fresh)
         for key in changed:
@@ -188,7 +185,7 @@ class Preview:
         if "pdf" not in self.opts.formats:
             return
         docs = {k: html for k, html in self.docs.items() if k[1] in codes}
-        sub = Prepared({}, {c: self.prep.translators[c] for c in codes}, {}, {})
+        sub = Prepared({}, {c: self.prep.translators[c] for c in codes})
         extra = print_stylesheets(sub, docs)
         todo: dict[str, tuple] = {}
         wanted: list[tuple[Artifact, str]] = []
@@ -216,7 +213,7 @@ class Preview:
         if self.files.get(art.path) != data:
             _write(self.out / art.path, data)
         self.files[art.path] = data
-        self.entries[art.path] = _entry(art, data, pages)
+        self.entries[art.path] = _entry(art, data, pages, self.prep.editions[art.game].changed)
 
     def _render_site(self) -> None:
         """The site of the selection (it links the PDFs); only files whose bytes changed are written."""
