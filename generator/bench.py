@@ -150,10 +150,10 @@ def _serve_string_changes(project: Path, texts: tuple[str, ...]) -> tuple[float,
 def _targets(root: Path, proj: Path) -> list[tuple[str, str]]:
     """The two figures issue 13 sets: the live preview's turnaround and a host's one-sheet build."""
     rows = []
+    warm = "warm" if (proj / ".cache" / "pdf").is_dir() else "empty"
     first, serve_times = _serve_string_changes(proj, ("Un stylo chacun.", "Des stylos pour tous.",
                                                       "Un stylo par personne, et un de rechange."))
-    warm = "warm" if (proj / ".cache" / "pdf").is_dir() else "empty"
-    rows.append((f"serve: first build of everything", f"{first:.1f} s ({warm} cache before it)"))
+    rows.append(("serve: first build of everything", f"{first:.1f} s ({warm} cache before it)"))
     rows.append(("serve: one French string -> HTML + A4 and Letter PDFs",
                  f"{sorted(serve_times)[len(serve_times) // 2]:.2f} s median of "
                  f"{', '.join(f'{t:.2f}' for t in serve_times)} s (must stay under 1 s)"))
@@ -166,9 +166,11 @@ def _targets(root: Path, proj: Path) -> list[tuple[str, str]]:
     return rows
 
 
-def _print(rows: list[tuple[str, str]]) -> None:
+def _print(rows: list[tuple[str, str]], load_before: tuple[float, ...]) -> None:
     width = max(len(k) for k, _ in rows)
-    print(f"rulesheets bench ({os.cpu_count()} CPUs)")
+    # Wall-clock figures depend on what else the machine runs: the load average says how busy it was.
+    load = "/".join(f"{x:.1f}" for x in load_before), "/".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"rulesheets bench ({os.cpu_count()} CPUs; load average 1/5/15 min {load[0]} before, {load[1]} after)")
     for k, v in rows:
         print(f"  {k:<{width}}  {v}")
 
@@ -176,8 +178,10 @@ def _print(rows: list[tuple[str, str]]) -> None:
 def main() -> None:
     if "--targets" in sys.argv[1:]:  # only the issue-13 figures (quicker while working on them)
         with tempfile.TemporaryDirectory(prefix="rulesheets-bench-") as tmp:
-            _print(_targets(Path(tmp), copy_project(Path(tmp) / "proj")))
+            load = os.getloadavg()
+            _print(_targets(Path(tmp), copy_project(Path(tmp) / "proj")), load)
         return
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="rulesheets-bench-") as tmp:
         root = Path(tmp)
         rows: list[tuple[str, str]] = []
@@ -233,7 +237,7 @@ def main() -> None:
                                                f"web fonts {fonts / 1024:.0f} KB, PDF copies {pdf / 1024:.0f} KB"))
             for name, size in sorted(set_bytes(site).items()):
                 rows.append((f"  web fonts of '{name}'", f"{size / 1024:.1f} KB (limit 150 KB)"))
-        _print(rows)
+        _print(rows, load)
 
 
 if __name__ == "__main__":

@@ -135,7 +135,11 @@ class Preview:
 
     def _apply(self, change: Change) -> dict[str, float]:
         if change.everything or self.prep is None:
-            return self.build_all()
+            try:
+                return self.build_all()
+            except BaseException:
+                self.prep = None  # half a first build is no base for small updates: start over next time
+                raise
         if change.games:
             sub = prepare(replace(self.opts, games=tuple(sorted(change.games))))
             self.prep.editions.update(sub.editions)
