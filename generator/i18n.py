@@ -66,8 +66,9 @@ class LocaleConfig:
         return self.babel.get_display_name(self.babel)
 
 
-_KEYS = {"status": str, "digits": str, "fonts": list, "currency": str, "paper": str, "stake": (int, float)}
-_OPTIONAL = {"money_pattern": str, "names": dict}
+_KEYS = {"digits": str, "fonts": list, "currency": str, "paper": str, "stake": (int, float)}
+#: status: "complete" when not given (held to completeness, the safe side).
+_OPTIONAL = {"money_pattern": str, "names": dict, "status": str}
 
 
 def babel_locale(tag: str) -> Locale:
@@ -129,7 +130,7 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
             kind = "number" if isinstance(typ, tuple) else typ.__name__
             problems.append(Problem(where, None, f"'{key}' must be a {kind}"))
     if not problems:
-        if data["status"] not in STATUSES:
+        if data.get("status", "complete") not in STATUSES:
             problems.append(Problem(where, None, f"status must be draft or complete, not '{data['status']}'"))
         if data["digits"] not in DIGITS:
             problems.append(Problem(where, None, f"digits must be one of {', '.join(DIGITS)}, not '{data['digits']}'"))
@@ -150,7 +151,7 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
         raise InputError(Problem(where, None, "stake must be more than 0"))
     return LocaleConfig(code, data["digits"], tuple(data["fonts"]), data["currency"], data["paper"],
                         Decimal(str(data["stake"])), data.get("money_pattern"),
-                        tuple(sorted(data.get("names", {}).items())), data["status"])
+                        tuple(sorted(data.get("names", {}).items())), data.get("status", "complete"))
 
 
 def catalog_path(code: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Path:
