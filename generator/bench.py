@@ -158,11 +158,14 @@ def _targets(root: Path, proj: Path) -> list[tuple[str, str]]:
                  f"{sorted(serve_times)[len(serve_times) // 2]:.2f} s median of "
                  f"{', '.join(f'{t:.2f}' for t in serve_times)} s (must stay under 1 s)"))
     host = copy_project(root / "host")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds, _, _ = _cli(host, "build", "--games", "bunco", "--locales", "ko", "--kinds", "tally-sheet",
                          "--papers", "a4", "--formats", "pdf", "--out", str(root / "host-out"))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime  # what a busy machine cannot inflate
     files = sorted(str(p.relative_to(root / "host-out")) for p in (root / "host-out").rglob("*") if p.is_file())
     rows.append(("cold process, empty cache: --games bunco --locales ko --kinds tally-sheet --papers a4 --formats pdf",
-                 f"{seconds:.2f} s (must stay under 2.5 s); wrote {', '.join(files)}"))
+                 f"{seconds:.2f} s wall, {cpu:.2f} s CPU (must stay under 2.5 s); wrote {', '.join(files)}"))
     return rows
 
 
