@@ -1,11 +1,8 @@
 """rulesheets: compile structured rule models into localised rulebooks and score sheets."""
 
-from pathlib import Path
+from .paths import PACKAGE_DIR, PROJECT_DIR
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-#: The project checkout (templates/ and locales/ live beside the package).
-PROJECT_DIR = PACKAGE_DIR.parent
-LOCALES = ("en", "fr", "hi", "ko", "bn", "ne")
+# Locales are not listed in code: they are the folders of locales/ with a locale.toml (i18n.discover_locales).
 
 
 def __getattr__(name: str):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import resource
@@ -12,7 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import LOCALES, PROJECT_DIR
+from .i18n import discover_locales
+from .paths import PROJECT_DIR
 
 
 def copy_project(dest: Path) -> Path:
@@ -81,19 +83,108 @@ print(json.dumps({"total": total, "per_locale": per_locale}))
     return data["total"], data["per_locale"]
 
 
-def _change_french_string(project: Path) -> None:
+def _change_french_string(project: Path, text: str = "Un stylo pour chaque joueur, et quelques-uns de rechange.") -> None:
     from babel.messages.pofile import read_po, write_po
 
     po = project / "locales/fr/LC_MESSAGES/bunco.po"
     with po.open("rb") as fh:
         catalog = read_po(fh)
     msg = catalog.get("Pens for everyone.")
-    msg.string = "Un stylo pour chaque joueur, et quelques-uns de rechange."
-    with po.open("wb") as fh:
-        write_po(fh, catalog, width=100)
+    msg.string = text
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=100)
+    po.write_bytes(buf.getvalue())  # one write, as an editor saves
+
+
+def _serve_string_changes(project: Path, texts: tuple[str, ...]) -> tuple[float, list[float]]:
+    """`rulesheets serve` of the whole project: seconds to the first build, then from each saved French
+    string to the rulebook's HTML and both its PDFs written anew."""
+    import signal
+    import socket
+    import urllib.request
+
+    from .serve import STATE_URL
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def generation() -> int:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{STATE_URL}", timeout=5) as r:
+                return json.loads(r.read())["generation"]
+        except OSError:
+            return 0
+
+    env = {**os.environ, "PYTHONPATH": str(project)}
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "serve", "--port", str(port)], cwd=project,
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    times = []
+    try:
+        while generation() < 1:
+            if proc.poll() is not None or time.perf_counter() - start > 900:
+                sys.exit(f"bench: serve did not start: {proc.stderr.read().strip()}")
+            time.sleep(0.05)
+        first = time.perf_counter() - start
+        folder = project / ".cache/serve/fr/bunco"
+        files = [folder / "rulebook.html", folder / "rulebook-a4.pdf", folder / "rulebook-letter.pdf"]
+        for text in texts:
+            before = {f: f.stat().st_mtime_ns for f in files}
+            done = generation()
+            saved = time.perf_counter()
+            _change_french_string(project, text)
+            while any(f.stat().st_mtime_ns == before[f] for f in files):
+                if time.perf_counter() - saved > 60:
+                    sys.exit("bench: serve did not rebuild within 60 s")
+                time.sleep(0.002)
+            times.append(time.perf_counter() - saved)
+            while generation() == done:  # let the site finish before the next change
+                time.sleep(0.02)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    return first, times
+
+
+def _targets(root: Path, proj: Path) -> list[tuple[str, str]]:
+    """The two figures issue 13 sets: the live preview's turnaround and a host's one-sheet build."""
+    rows = []
+    warm = "warm" if (proj / ".cache" / "pdf").is_dir() else "empty"
+    first, serve_times = _serve_string_changes(proj, ("Un stylo chacun.", "Des stylos pour tous.",
+                                                      "Un stylo par personne, et un de rechange."))
+    rows.append(("serve: first build of everything", f"{first:.1f} s ({warm} cache before it)"))
+    rows.append(("serve: one French string -> HTML + A4 and Letter PDFs",
+                 f"{sorted(serve_times)[len(serve_times) // 2]:.2f} s median of "
+                 f"{', '.join(f'{t:.2f}' for t in serve_times)} s (must stay under 1 s)"))
+    host = copy_project(root / "host")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds, _, _ = _cli(host, "build", "--games", "bunco", "--locales", "ko", "--kinds", "tally-sheet",
+                         "--papers", "a4", "--formats", "pdf", "--out", str(root / "host-out"))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime  # what a busy machine cannot inflate
+    files = sorted(str(p.relative_to(root / "host-out")) for p in (root / "host-out").rglob("*") if p.is_file())
+    rows.append(("cold process, empty cache: --games bunco --locales ko --kinds tally-sheet --papers a4 --formats pdf",
+                 f"{seconds:.2f} s wall, {cpu:.2f} s CPU (must stay under 2.5 s); wrote {', '.join(files)}"))
+    return rows
+
+
+def _print(rows: list[tuple[str, str]], load_before: tuple[float, ...]) -> None:
+    width = max(len(k) for k, _ in rows)
+    # Wall-clock figures depend on what else the machine runs: the load average says how busy it was.
+    load = "/".join(f"{x:.1f}" for x in load_before), "/".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"rulesheets bench ({os.cpu_count()} CPUs; load average 1/5/15 min {load[0]} before, {load[1]} after)")
+    for k, v in rows:
+        print(f"  {k:<{width}}  {v}")
 
 
 def main() -> None:
+    if "--targets" in sys.argv[1:]:  # only the issue-13 figures (quicker while working on them)
+        with tempfile.TemporaryDirectory(prefix="rulesheets-bench-") as tmp:
+            load = os.getloadavg()
+            _print(_targets(Path(tmp), copy_project(Path(tmp) / "proj")), load)
+        return
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="rulesheets-bench-") as tmp:
         root = Path(tmp)
         rows: list[tuple[str, str]] = []
@@ -126,11 +217,12 @@ def main() -> None:
         locales = sorted({p.split("/")[0] for p in changed})
         rows.append(("rebuild after one French string", f"{one:.1f} s; {stdout.split(':')[0]}; "
                                                          f"{len(changed)} artifacts changed, locales {locales}"))
+        rows += _targets(root, proj)
         fr = per_locale.get("fr", 1.0)
-        for loc in LOCALES:
+        for loc in discover_locales():
             rows.append((f"rulebook PDFs (A4, 3 games) in {loc}", f"{per_locale[loc]:.2f} s, {per_locale[loc] / fr:.2f}x French"))
         entries = json.loads((out / "manifest.json").read_text())
-        for loc in LOCALES:
+        for loc in discover_locales():
             pdfs = [e for e in entries if e["locale"] == loc and e["format"] == "pdf"]
             size = sum((out / e["path"]).stat().st_size for e in pdfs)
             pages = sum(e["pages"] for e in pdfs)
@@ -148,10 +240,7 @@ def main() -> None:
                                                f"web fonts {fonts / 1024:.0f} KB, PDF copies {pdf / 1024:.0f} KB"))
             for name, size in sorted(set_bytes(site).items()):
                 rows.append((f"  web fonts of '{name}'", f"{size / 1024:.1f} KB (limit 150 KB)"))
-        width = max(len(k) for k, _ in rows)
-        print(f"rulesheets bench ({os.cpu_count()} CPUs)")
-        for k, v in rows:
-            print(f"  {k:<{width}}  {v}")
+        _print(rows, load)
 
 
 if __name__ == "__main__":

@@ -10,28 +10,34 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import LOCALES, PROJECT_DIR, cache, output
+from . import PROJECT_DIR, cache, output
 from .registry import GAMES
 from .errors import CheckFailed, InputError, Problem
 from .edition import Edition, check_editions, make_edition
-from .i18n import COMMON_DOMAIN, Translator, check_locales, fallback_problems, load_translator
+from .i18n import COMMON_DOMAIN, LOCALES_DIR, Translator, check_locales, discover_locales, fallback_problems, load_translator
 from .examples import input_problems
 from .model import load_models, standard_values
+from .paths import default_output
 from .render.html import render_rulebook
 from .render.script import for_print
 from .sheets import SheetOptions
 
 FORMATS = ("html", "pdf")
 PAPERS = ("a4", "letter")
+#: Artifact kinds, and the games that have each (`--kinds`).
+KINDS = {"rulebook": tuple(GAMES),
+         **{sheet.kind: tuple(g for g, game in GAMES.items() if sheet in game.sheets)
+            for game in GAMES.values() for sheet in game.sheets}}
 
 
 @dataclass(frozen=True)
 class Options:
     games: tuple[str, ...] = tuple(GAMES)
-    locales: tuple[str, ...] = LOCALES
+    #: Default: every locale of locales/ (a folder with a locale.toml).
+    locales: tuple[str, ...] = field(default_factory=discover_locales)
     formats: tuple[str, ...] = FORMATS
     papers: tuple[str, ...] = PAPERS
-    out: Path = PROJECT_DIR / "output"
+    out: Path = field(default_factory=default_output)
     jobs: int = 0
     strict: bool = False
     games_dir: Path | None = None
@@ -42,6 +48,7 @@ class Options:
     cache_dir: Path | None = None
     #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
     house_rules: dict = field(default_factory=dict)
+    kinds: tuple[str, ...] = tuple(KINDS)
 
 
 @dataclass(frozen=True)
@@ -81,12 +88,19 @@ def _choose(values: tuple[str, ...], known: tuple[str, ...], what: str) -> None:
 
 
 def validate_options(opts: Options) -> None:
-    for what, values, known in (("games", opts.games, GAMES), ("locales", opts.locales, LOCALES),
-                                ("formats", opts.formats, FORMATS), ("papers", opts.papers, PAPERS)):
+    locales = discover_locales(opts.locales_dir or LOCALES_DIR)
+    for what, values, known in (("games", opts.games, GAMES), ("locales", opts.locales, locales),
+                                ("formats", opts.formats, FORMATS), ("papers", opts.papers, PAPERS),
+                                ("kinds", opts.kinds, KINDS)):
         if not values:  # `--formats ,` would build nothing and replace the output with an empty one
             raise InputError(Problem("command line", None, f"--{what} needs at least one of {', '.join(known)}"))
     _choose(opts.games, GAMES, "game")
-    check_locales(opts.locales)
+    check_locales(opts.locales, opts.locales_dir or LOCALES_DIR)
+    _choose(opts.kinds, tuple(KINDS), "kind")
+    if not any(g in KINDS[k] for g in opts.games for k in opts.kinds):
+        wanted = "; ".join(f"{k}: {', '.join(KINDS[k])}" for k in opts.kinds)
+        raise InputError(Problem("command line", None, f"--kinds {' '.join(opts.kinds)}: none of the chosen games "
+                                                       f"has that kind ({wanted})"))
     _choose(opts.formats, FORMATS, "format")
     _choose(opts.papers, PAPERS, "paper")
     opts.sheets.validate()
@@ -149,8 +163,11 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
     so = opts.sheets
     for code, tr in prep.translators.items():
         for game, edition in prep.editions.items():
-            docs[(game, code, "rulebook", None)] = render_rulebook(edition, tr)
+            if "rulebook" in opts.kinds:  # the one costly document; other kinds left out are cheap to skip
+                docs[(game, code, "rulebook", None)] = render_rulebook(edition, tr)
             for sheet in edition.game.sheets:
+                if sheet.kind not in opts.kinds:
+                    continue
                 for table in range(so.tables) if sheet.per_table else (None,):
                     key = (game, code, sheet.kind, None if table is None else table + 1)
                     docs[key] = sheet.render(edition, tr, so, table)
@@ -169,8 +186,8 @@ def _pdf_job(args):
 
 
 def _options_key(opts: Options) -> dict:
-    return {"games": opts.games, "locales": opts.locales, "formats": opts.formats, "papers": opts.papers,
-            "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
+    return {"games": opts.games, "locales": opts.locales, "kinds": opts.kinds, "formats": opts.formats,
+            "papers": opts.papers, "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
             "house_rules": {g: sorted(r.items()) for g, r in sorted(opts.house_rules.items())}}
 
 
@@ -256,21 +273,20 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
         data, pages = results[k]
         files[art.path] = data
         entries.append(_entry(art, data, pages, prep.editions[art.game].changed))
-    from .site import render_site
-
-    full = set(opts.games) == set(GAMES) and set(opts.locales) == set(LOCALES)
+    full = is_full(opts)
     # Artifacts of the previous output this build does not make (other locales, formats, papers).
     carried = output.previous_artifacts(out, {e["path"] for e in entries})
     everything = entries + [e for e, _ in carried.values()]
     files.update({path: data for path, (_, data) in carried.items()})
-    # A build of some games or locales leaves the site of the last full build in place.
-    kept_site = None if full else output.previous_folder(out, "site")
-    if kept_site is None:
+    if full:
+        from .site import render_site  # imported only here: a one-sheet build has no use for the web fonts
+
         # The static site links to the PDFs, so it is made last, from the finished entries
         # (with the carried-over PDFs: a build of HTML only keeps the site's downloads).
         files.update(render_site(prep, docs, everything, opts, files=files))
     else:
-        files.update(kept_site)
+        # A build of some games, locales or kinds keeps the site of the last full build (none in a new folder).
+        files.update(output.previous_folder(out, "site") or {})
     stage("site")
     output.write_output(out, output.shown(opts.out), files, everything, key=None if carried else key)
     if full and set(opts.papers) == set(PAPERS) and "pdf" in opts.formats:
@@ -278,6 +294,12 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
     stage("write")
     return Report(entries, seconds=time.perf_counter() - start, built=len(todo),
                   reused=len(pdf_jobs) - len(todo), stages=stages)
+
+
+def is_full(opts: Options) -> bool:
+    """Every game, locale and kind: only such a build makes the static site (a partial one keeps the last)."""
+    return (set(opts.games) == set(GAMES) and set(KINDS) <= set(opts.kinds)
+            and set(opts.locales) == set(discover_locales(opts.locales_dir or LOCALES_DIR)))
 
 
 def print_stylesheets(prep: Prepared, docs: dict) -> dict:

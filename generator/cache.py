@@ -9,8 +9,8 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from . import PROJECT_DIR
 from .output import atomic_write
+from .paths import CACHE_DIR, LOCALES_DIR, PACKAGE_DIR, TEMPLATES_DIR
 
 #: Libraries whose version can change the bytes of an artifact.
 _LIBRARIES = ("weasyprint", "pydyf", "fonttools", "babel", "jinja2", "markdown-it-py", "tinycss2", "cssselect2")
@@ -49,8 +49,8 @@ def input_key(options: dict, games_dir: Path | None = None, locales_dir: Path | 
     """One key for everything a build reads: sources, models, catalogs, templates, options, environment."""
     h = hashlib.sha256(environment_key().encode())
     h.update(json.dumps(options, sort_keys=True, default=str).encode())
-    roots = [(PROJECT_DIR / "generator", ("**/*.py", "**/*.yaml")), (PROJECT_DIR / "templates", ("**/*",)),
-             (locales_dir or PROJECT_DIR / "locales", ("**/*.po", "**/*.toml"))]
+    roots = [(PACKAGE_DIR, ("**/*.py", "games/*.yaml")), (TEMPLATES_DIR, ("**/*",)),
+             (locales_dir or LOCALES_DIR, ("*/*.toml", "*/LC_MESSAGES/*.po"))]
     if games_dir:
         roots.append((games_dir, ("*.yaml",)))
     for root, patterns in roots:
@@ -65,13 +65,13 @@ def pdf_key(html: str, paper: str) -> str:
 
 
 class PdfCache:
-    """Rendered PDFs by content key, with their page counts, under .cache/pdf/.
+    """Rendered PDFs by content key, with their page counts, under <cache>/pdf/.
 
     Each PDF's size and sha256 are recorded beside it and checked on every read: a truncated or
     corrupted entry is thrown away and rendered again, never published.
     """
 
-    def __init__(self, root: Path = PROJECT_DIR / ".cache" / "pdf"):
+    def __init__(self, root: Path = CACHE_DIR / "pdf"):
         self.root = root
 
     def get(self, key: str) -> tuple[bytes, int] | None:

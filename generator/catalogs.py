@@ -1,4 +1,4 @@
-"""Catalog maintenance (`rulesheets i18n`): extract msgids from models and templates, update, compile, status."""
+"""Catalog maintenance (`rulesheets i18n`): extract msgids from models and templates, update, compile, status, init."""
 
 from __future__ import annotations
 
@@ -12,12 +12,14 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import write_po
 from jinja2 import TemplateSyntaxError
 
-from . import GAMES, PROJECT_DIR
+from . import GAMES
 from .errors import CheckFailed, InputError, Problem, template_problem
-from .i18n import COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, placeholder_problems, read_catalog
+from .i18n import (COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, discover_locales, load_locale_config,
+                   placeholder_problems, read_catalog)
 from .model import load_model, translatable_units
-from .render.html import CATEGORY_NAMES, TEMPLATES_DIR
 from .output import atomic_write
+from .paths import PROJECT_DIR, TEMPLATES_DIR, require_checkout
+from .render.html import CATEGORY_NAMES
 from .yamlsource import display_path, read_text
 
 #: Fixed header dates keep catalogs stable in version control.
@@ -46,7 +48,8 @@ def template_catalog() -> Catalog:
             # silent=false: a template that does not parse is an error, not a template without strings
             # (which would drop its strings and their translations from every catalog).
             found = list(extract_from_file(
-                "jinja2.ext:babel_extract", str(path), keywords={"_": None, "gettext": None, "ngettext": (1, 2)},
+                "jinja2.ext:babel_extract", str(path),
+                keywords={"_": None, "_attr": None, "gettext": None, "ngettext": (1, 2)},
                 options={"trim_blocks": "true", "lstrip_blocks": "true", "silent": "false"}))
         except TemplateSyntaxError as exc:
             exc.filename = str(path)  # the extractor parses the text alone; name the file
@@ -75,37 +78,57 @@ def game_catalog(game: str) -> Catalog:
     return cat
 
 
+def templates() -> dict[str, Catalog]:
+    """The current source strings of every domain (what the .pot files must say)."""
+    out = {game: game_catalog(game) for game in GAMES}
+    out[COMMON_DOMAIN] = template_catalog()
+    return out
+
+
+def pot_bytes(catalogs: dict[str, Catalog]) -> dict[str, bytes]:
+    """Each domain's .pot file as it is written, so a test can compare it with the committed one."""
+    out = {}
+    for domain, cat in catalogs.items():
+        buf = io.BytesIO()
+        write_po(buf, cat, width=100, omit_header=False)
+        out[domain] = buf.getvalue()
+    return out
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    """Unchanged catalogs keep their bytes and dates: a second `i18n update` changes nothing."""
+    if not path.exists() or path.read_bytes() != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+
+
 def extract() -> dict[str, Catalog]:
-    templates = {game: game_catalog(game) for game in GAMES}
-    templates[COMMON_DOMAIN] = template_catalog()
-    for domain, cat in templates.items():
-        atomic_write(pot_path(domain), _po_bytes(cat, omit_header=False))
-    return templates
+    require_checkout("i18n extract")
+    current = templates()
+    for domain, data in pot_bytes(current).items():
+        _write_if_changed(pot_path(domain), data)
+    return current
 
 
-def _po_bytes(cat: Catalog, **options) -> bytes:
+def merged_catalog(code: str, domain: str, template: Catalog) -> bytes:
+    """The locale's catalog merged with the template: template order, translations kept, obsolete ones dropped."""
+    path = catalog_path(code, domain)
+    cat = read_catalog(path, code) if path.exists() else _new_catalog(code.replace("-", "_"))
+    cat.update(template, update_header_comment=False)
+    cat.creation_date = cat.revision_date = _EPOCH
+    cat.fuzzy = False
     buf = io.BytesIO()
-    write_po(buf, cat, width=100, **options)
+    write_po(buf, cat, width=100, ignore_obsolete=True)
     return buf.getvalue()
 
 
 def update(locales: tuple[str, ...]) -> None:
     """Merge new msgids into every catalog; everything is read and checked before the first file is written."""
-    templates = extract()
-    merged: dict[Path, bytes] = {}
-    for code in locales:
-        if code == SOURCE_LOCALE:
-            continue
-        for domain, template in templates.items():
-            path = catalog_path(code, domain)
-            cat = read_catalog(path, code) if path.exists() else _new_catalog(code)
-            cat.update(template, update_header_comment=False)
-            cat.creation_date = cat.revision_date = _EPOCH
-            cat.fuzzy = False
-            merged[path] = _po_bytes(cat, ignore_obsolete=True)
+    current = extract()
+    merged = {catalog_path(code, domain): merged_catalog(code, domain, template)
+              for code in locales if code != SOURCE_LOCALE for domain, template in current.items()}
     for path, data in merged.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, data)
+        _write_if_changed(path, data)
 
 
 def compile_mo(locales: tuple[str, ...]) -> None:
@@ -145,10 +168,13 @@ def status(locales: tuple[str, ...]) -> list[tuple[str, str, int, int, int, int]
     return rows
 
 
-def run(action: str, locales: tuple[str, ...], strict: bool = False) -> int:
+def run(action: str, locales: tuple[str, ...], strict: bool = False, explicit: bool = False) -> int:
+    """`explicit`: the user named the locales, so `--strict` holds drafts among them to completeness too."""
     from .i18n import check_locales
 
     check_locales(locales)
+    if action in ("extract", "update", "compile"):
+        require_checkout(f"i18n {action}")
     if action == "extract":
         for domain in extract():
             print(f"wrote {display_path(pot_path(domain))}")
@@ -161,23 +187,26 @@ def run(action: str, locales: tuple[str, ...], strict: bool = False) -> int:
         compile_mo(locales)
         print("compiled .mo files")
         return 0
+    found = [catalog_path(c, d) for c in locales if c != SOURCE_LOCALE for d in DOMAINS if catalog_path(c, d).exists()]
+    if not found:
+        raise InputError(Problem(display_path(LOCALES_DIR), None, "no catalogs (locales/<lang>/LC_MESSAGES/*.po) for "
+                                 f"{', '.join(locales)}; run rulesheets i18n update"))
     rows = status(locales)
     problems: list[Problem] = []
-    for code in locales:
-        if code == SOURCE_LOCALE:
-            continue
-        for domain in DOMAINS:
-            path = catalog_path(code, domain)
-            if path.exists():
-                problems += placeholder_problems(read_catalog(path, code), path)
-    print(f"{'locale':<7}{'catalog':<14}{'translated':>11}{'fuzzy':>7}{'missing':>9}{'done':>7}")
-    incomplete = False
+    for path in found:
+        problems += placeholder_problems(read_catalog(path, path.parent.parent.name), path)
+    drafts = {c for c in locales if load_locale_config(c).draft}
+    print(f"{'locale':<9}{'status':<10}{'catalog':<14}{'translated':>11}{'fuzzy':>7}{'missing':>9}{'done':>7}")
+    incomplete = []
     for code, domain, ok, fuzzy, missing, total in rows:
         pct = 100 * ok / total if total else 100
-        incomplete |= bool(fuzzy or missing)
-        print(f"{code:<7}{domain:<14}{ok:>11}{fuzzy:>7}{missing:>9}{pct:>6.0f}%")
+        if (fuzzy or missing) and (code not in drafts or explicit):
+            incomplete.append(code)
+        print(f"{code:<9}{'draft' if code in drafts else 'complete':<10}{domain:<14}{ok:>11}{fuzzy:>7}{missing:>9}{pct:>6.0f}%")
     for p in problems:
         print(p)
     if problems or (strict and incomplete):
-        raise CheckFailed([Problem("locales", None, "catalogs are incomplete or have broken placeholders")])
+        names = ", ".join(dict.fromkeys(incomplete))
+        raise CheckFailed([Problem("locales", None, f"incomplete catalogs ({names})" if incomplete and strict
+                                   else "catalogs have broken placeholders")])
     return 0

@@ -1,4 +1,4 @@
-"""Command line: `rulesheets build | check | i18n`. The only place that turns errors into exit codes."""
+"""Command line: `rulesheets build | check | serve | i18n`. The only place that turns errors into exit codes."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import GAMES, LOCALES, PROJECT_DIR
+from . import GAMES
 from .errors import RulesheetsError
+from .paths import default_output
 
 
 def _list(value: str) -> tuple[str, ...]:
@@ -47,28 +48,66 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"rulesheets: {message}\n")
 
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("rulesheets")
+    except metadata.PackageNotFoundError:  # run from a copy of the sources that was never installed
+        return "unknown (not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulesheets", description="Compile rule models into localised rulebooks and score sheets.")
+    p.add_argument("--version", action="version", version=f"rulesheets {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     def selection(sp):
         sp.add_argument("--games", nargs="+", metavar="GAME", help=f"games to build (default: all of {', '.join(GAMES)})")
-        sp.add_argument("--locales", nargs="+", metavar="LANG", help=f"locales (default: all of {', '.join(LOCALES)})")
-        sp.add_argument("--strict", action="store_true", help="missing or fuzzy translations are errors, not English fallbacks")
+        sp.add_argument("--locales", nargs="+", metavar="LANG", help="locales (default: every folder of locales/)")
+        sp.add_argument("--strict", action="store_true",
+                        help="missing or fuzzy translations of complete locales are errors, not English fallbacks")
         sp.add_argument("--rule", action="append", default=[], metavar="GAME.NAME=VALUE",
                         help="a house rule, e.g. bunco.wipeout=true (repeatable; see `rulesheets rules`)")
         sp.add_argument("--house-rules", type=Path, metavar="FILE.toml",
                         help="house rules from a TOML file with one table per game ([bunco] wipeout = true)")
 
+    def outputs(sp, out_help):
+        sp.add_argument("--kinds", nargs="+", metavar="KIND", help="artifact kinds: rulebook, tally-sheet, ... (default: every kind)")
+        sp.add_argument("--formats", nargs="+", metavar="FMT", help="pdf,html (default: both)")
+        sp.add_argument("--papers", nargs="+", metavar="PAPER", help="a4,letter (default: both)")
+        sp.add_argument("--out", type=Path, default=None, help=out_help)
+        sp.add_argument("--jobs", type=_positive, default=0, help="PDF worker processes (default: CPU count)")
+        sp.add_argument("--base-url", default="https://example.org/rules/",
+                        help="public address of the static site, for canonical links and sitemap.xml")
+
     b = sub.add_parser("build", help="build every artifact into output/ (replaced atomically)")
     selection(b)
-    b.add_argument("--formats", nargs="+", metavar="FMT", help="pdf,html (default: both)")
-    b.add_argument("--papers", nargs="+", metavar="PAPER", help="a4,letter (default: both)")
-    b.add_argument("--out", type=Path, default=PROJECT_DIR / "output", help="output folder (default: output/)")
-    b.add_argument("--jobs", type=_positive, default=0, help="PDF worker processes (default: CPU count)")
-    b.add_argument("--base-url", default="https://example.org/rules/",
-                   help="public address of the static site, for canonical links and sitemap.xml")
+    outputs(b, "output folder (default: output/ of the checkout, or ./output)")
+    sheet_options(b)
+
+    v = sub.add_parser("serve", help="live preview: build, serve on 127.0.0.1, rebuild and reload pages on every change")
+    selection(v)
+    outputs(v, "preview folder (default: a folder in the cache)")
+    v.add_argument("--port", type=_positive, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    sheet_options(v)
+
+    r = sub.add_parser("rules", help="list every house rule: name, default, allowed values, what it does")
+    r.add_argument("game", nargs="?", help="one game (default: all)")
+
+    c = sub.add_parser("check", help="validate models, run every worked example, check catalogs and fonts; render nothing")
+    selection(c)
+
+    i = sub.add_parser("i18n", help="message catalogs: extract, update, compile, status; init LANG adds a draft locale")
+    i.add_argument("action", choices=("extract", "update", "compile", "status", "init"))
+    i.add_argument("lang", nargs="?", metavar="LANG", help="init: the new locale's BCP 47 tag (es, es-MX, pt-BR)")
+    i.add_argument("--locales", nargs="+", metavar="LANG")
+    i.add_argument("--strict", action="store_true", help="status: exit 1 unless everything is translated")
+    return p
+
+
+def sheet_options(b) -> None:
     s = b.add_argument_group("sheets")
     s.add_argument("--sets", type=int, default=None, help="Bunco sets per evening on tally sheets and scorepads (default: the rules', 4)")
     s.add_argument("--group", default="", help="group name printed on tally sheets")
@@ -79,17 +118,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--stake", default=None, help="Tonk stake for the payout sheet (default: the locale's usual stake)")
     s.add_argument("--currency", default=None, help="currency for the payout sheet (default: the locale's)")
 
-    r = sub.add_parser("rules", help="list every house rule: name, default, allowed values, what it does")
-    r.add_argument("game", nargs="?", help="one game (default: all)")
 
-    c = sub.add_parser("check", help="validate models, run every worked example, check catalogs and fonts; render nothing")
-    selection(c)
+def raise_usage(message: str):
+    from .errors import InputError, Problem
 
-    i = sub.add_parser("i18n", help="message catalogs: extract, update, compile, status")
-    i.add_argument("action", choices=("extract", "update", "compile", "status"))
-    i.add_argument("--locales", nargs="+", metavar="LANG")
-    i.add_argument("--strict", action="store_true", help="status: exit 1 unless everything is translated")
-    return p
+    raise InputError(Problem("command line", None, message))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,20 +145,34 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rulesheets: interrupted; output/ left as it was", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `rulesheets i18n status | head`: the reader has all it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _run(args) -> int:
+    from .i18n import discover_locales
+
     if args.command == "i18n":
         from . import catalogs
 
-        return catalogs.run(args.action, _many(args.locales, LOCALES), strict=args.strict)
+        if args.action == "init":
+            from .newlocale import init
+
+            return init(args.lang)
+        if args.lang:
+            raise_usage(f"i18n {args.action} takes no LANG; use --locales {args.lang}")
+        return catalogs.run(args.action, _many(args.locales, discover_locales()), strict=args.strict,
+                            explicit=bool(args.locales))
 
     if args.command == "rules":
         return _list_rules(args.game)
-    from .build import Options, build, check
+    from .build import KINDS, Options, build, check
 
     games = _many(args.games, GAMES)
-    locales = _many(args.locales, LOCALES)
+    locales = _many(args.locales, discover_locales())
     house_rules = _house_rules(args)
     if args.command == "check":
         prep = check(Options(games=games, locales=locales, strict=args.strict, house_rules=house_rules))
@@ -139,8 +186,13 @@ def _run(args) -> int:
                           stake=None if args.stake is None else parse_stake(args.stake),
                           currency=args.currency)
     opts = Options(games=games, locales=locales, formats=_many(args.formats, ("html", "pdf")),
-                   papers=_many(args.papers, ("a4", "letter")), out=args.out, jobs=args.jobs, strict=args.strict,
-                   sheets=sheets, base_url=args.base_url, house_rules=house_rules)
+                   papers=_many(args.papers, ("a4", "letter")), out=args.out or default_output(), jobs=args.jobs,
+                   strict=args.strict, sheets=sheets, base_url=args.base_url, house_rules=house_rules,
+                   kinds=_many(args.kinds, tuple(KINDS)))
+    if args.command == "serve":
+        from .serve import serve
+
+        return serve(opts, port=args.port, out=args.out)
     from .progress import Progress
 
     with Progress() as progress:

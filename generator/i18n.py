@@ -14,18 +14,21 @@ from functools import cached_property
 from pathlib import Path
 
 from babel import Locale
+from babel.core import UnknownLocaleError
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import escape as po_escape, read_po
 from babel.numbers import format_decimal, get_currency_precision, parse_pattern
 
-from . import LOCALES, PROJECT_DIR
 from .errors import InputError, Problem
 from .model import PLACEHOLDER, placeholders
+from .paths import LOCALES_DIR
 from .yamlsource import display_path
 
-LOCALES_DIR = PROJECT_DIR / "locales"
 SOURCE_LOCALE = "en"
+#: A complete locale must be fully translated (--strict, tests); a draft shows English where it is not.
+STATUSES = ("draft", "complete")
 #: The template strings (sheets, site chrome, example captions) live in this domain.
 COMMON_DOMAIN = "common"
 DIGITS = {"latn": "0123456789", "deva": "०१२३४५६७८९", "beng": "০১২৩৪৫৬৭৮৯"}
@@ -34,8 +37,9 @@ _TO_NATIVE = {name: str.maketrans("0123456789", digits) for name, digits in DIGI
 
 @dataclass(frozen=True)
 class LocaleConfig:
-    """What locales/<lang>/locale.toml says: digits, fonts, currency, default paper."""
+    """What locales/<lang>/locale.toml says: digits, fonts, currency, default paper, draft or complete."""
 
+    #: A BCP 47 language tag (`fr`, `es-MX`): the folder's name, `lang` in HTML, the output folder.
     code: str
     digits: str
     fonts: tuple[str, ...]
@@ -48,18 +52,51 @@ class LocaleConfig:
     money_pattern: str | None = None
     #: The example players' names as this locale writes them: (English name, local name) pairs.
     names: tuple[tuple[str, str], ...] = ()
+    status: str = "complete"
+
+    @property
+    def draft(self) -> bool:
+        return self.status == "draft"
 
     @cached_property
     def babel(self) -> Locale:
-        return Locale.parse(self.code)
+        return babel_locale(self.code)
 
     @property
     def native_name(self) -> str:
-        return self.babel.get_display_name(self.code)
+        return self.babel.get_display_name(self.babel)
 
 
 _KEYS = {"digits": str, "fonts": list, "currency": str, "paper": str, "stake": (int, float)}
-_OPTIONAL = {"money_pattern": str, "names": dict}
+#: status: "complete" when not given (held to completeness, the safe side).
+_OPTIONAL = {"money_pattern": str, "names": dict, "status": str}
+
+
+def babel_locale(tag: str) -> Locale:
+    """Babel's locale for a BCP 47 tag (`es-MX` is Babel's `es_MX`); ValueError when CLDR does not know it."""
+    try:
+        return Locale.parse(tag, sep="-")
+    except (ValueError, UnknownLocaleError):
+        raise ValueError(f"'{tag}' is not a language tag CLDR knows") from None
+
+
+def discover_locales(locales_dir: Path = LOCALES_DIR) -> tuple[str, ...]:
+    """Every locale of the project: each folder of locales/ holding a locale.toml, English first."""
+    found = sorted(p.parent.name for p in locales_dir.glob("*/locale.toml"))
+    return tuple(sorted(found, key=lambda c: (c != SOURCE_LOCALE, c)))
+
+
+def draft_locales(locales_dir: Path = LOCALES_DIR) -> tuple[str, ...]:
+    """The locales whose locale.toml says `status = "draft"` (read without the full checks)."""
+    out = []
+    for code in discover_locales(locales_dir):
+        try:
+            data = tomllib.loads((locales_dir / code / "locale.toml").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if data.get("status") == "draft":
+            out.append(code)
+    return tuple(out)
 
 
 #: The largest stake a payout sheet accepts (locale.toml or --stake): anything above is a typo.
@@ -99,6 +136,10 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
     def bad(key: str, message: str) -> None:
         problems.append(Problem(where, toml_line(text, key), message))
 
+    try:
+        babel_locale(code)
+    except ValueError as exc:
+        problems.append(Problem(where, None, f"the folder name {exc}; name it with a BCP 47 tag such as es or es-MX"))
     for key in data:
         if key not in _KEYS and key not in _OPTIONAL:
             bad(key, f"unknown key '{key}'")
@@ -117,6 +158,8 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
             kind = "number" if isinstance(typ, tuple) else typ.__name__
             bad(key, f"'{key}' must be a {kind}")
     if not problems:
+        if data.get("status", "complete") not in STATUSES:
+            problems.append(Problem(where, None, f"status must be draft or complete, not '{data['status']}'"))
         if data["digits"] not in DIGITS:
             bad("digits", f"digits must be one of {', '.join(DIGITS)}, not '{data['digits']}'")
         for font in data["fonts"]:
@@ -137,7 +180,7 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
         raise InputError(problems)
     return LocaleConfig(code, data["digits"], tuple(data["fonts"]), data["currency"], data["paper"],
                         Decimal(str(data["stake"])), data.get("money_pattern"),
-                        tuple(sorted(data.get("names", {}).items())))
+                        tuple(sorted(data.get("names", {}).items())), data.get("status", "complete"))
 
 
 def catalog_path(code: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Path:
@@ -146,10 +189,11 @@ def catalog_path(code: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Pat
 
 def read_catalog(path: Path, code: str) -> Catalog:
     """A .po file; unreadable bytes, syntax errors and an unsafe Plural-Forms are InputError with a line."""
+    locale = code.replace("-", "_")  # Babel spells es-MX es_MX
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return Catalog(locale=code)
+        return Catalog(locale=locale)
     except OSError as exc:
         raise InputError(Problem(display_path(path), None, f"cannot read catalog: {exc.strerror}")) from None
     try:
@@ -158,7 +202,7 @@ def read_catalog(path: Path, code: str) -> Catalog:
         line = raw[: exc.start].count(b"\n") + 1
         raise InputError(Problem(display_path(path), line, f"cannot read catalog: not valid UTF-8 (byte 0x{raw[exc.start]:02x})")) from None
     try:
-        catalog = read_po(io.BytesIO(raw), locale=code, abort_invalid=True)
+        catalog = read_po(io.BytesIO(raw), locale=locale, abort_invalid=True)
     except Exception as exc:  # Babel raises PoFileError with a line number in the text
         # Babel counts lines from 0 here and repeats the line at the end ("... on 4").
         line = exc.lineno + 1 if isinstance(getattr(exc, "lineno", None), int) else None
@@ -305,7 +349,7 @@ class Translator:
         return text.translate(_TO_NATIVE[self.config.digits])
 
     def number(self, value: int | float | Decimal) -> str:
-        return self.digits(format_decimal(value, locale=self.code))
+        return self.digits(format_decimal(value, locale=self.config.babel))
 
     def percent(self, value: Fraction, places: int = 2) -> str:
         """A chance as a percentage with a fixed number of decimals, in the locale's pattern."""
@@ -329,14 +373,14 @@ class Translator:
         return self.digits(pattern.apply(amount, self.config.babel, currency=currency, currency_digits=False))
 
     def items(self, values: list[str]) -> str:
-        return format_list(values, locale=self.code)
+        return format_list(values, locale=self.config.babel)
 
     def format_value(self, value, fmt: str | None) -> str:
         if isinstance(value, str):  # names and amounts already formatted
             return value
         if isinstance(value, tuple):  # a rule with several values: "49 or 50"
             return format_list([self.number(v) for v in value], style="or" if fmt == "or" else "standard",
-                               locale=self.code)
+                               locale=self.config.babel)
         if isinstance(value, Fraction):
             if fmt == "one_in":
                 return self.number(round(1 / value))
@@ -352,14 +396,26 @@ class Translator:
 
 def fallback_problems(translators: dict[str, Translator], since: dict[str, int] | None = None,
                       locales_dir: Path | None = None) -> list[Problem]:
-    """One problem per string shown in English (missing or fuzzy), for --strict; `since` skips earlier misses."""
+    """One problem per string shown in English (missing or fuzzy), for --strict; `since` skips earlier misses.
+
+    Each names the .po entry (`path:line`) and the whole msgid. Draft locales are allowed their
+    English fallbacks (`i18n status --strict --locales LANG` holds a draft to completeness).
+    """
     problems, seen = [], set()
     for code, tr in translators.items():
+        if tr.config.draft:
+            continue
         for miss in tr.misses[(since or {}).get(code, 0):]:
             if (code, miss.domain, miss.msgid) not in seen:
                 seen.add((code, miss.domain, miss.msgid))
                 path = catalog_path(code, miss.domain, locales_dir or LOCALES_DIR)
-                problems.append(Problem(display_path(path), None, f"{miss.reason} translation: {miss.msgid[:60]!r}"))
+                entry = tr.catalogs.get(miss.domain, Catalog()).get(miss.msgid)
+                if entry is None:
+                    what = "not in the catalog (run rulesheets i18n update)"
+                else:
+                    what = f"{miss.reason} translation"
+                problems.append(Problem(display_path(path), entry.lineno if entry else None,
+                                        f"{what}: msgid {po_escape(miss.msgid)}"))
     return problems
 
 
@@ -415,7 +471,9 @@ def glossary_problems(code: str, locales_dir: Path = LOCALES_DIR) -> list[Proble
     return problems
 
 
-def check_locales(requested: tuple[str, ...]) -> None:
-    bad = [c for c in requested if c not in LOCALES]
+def check_locales(requested: tuple[str, ...], locales_dir: Path = LOCALES_DIR) -> None:
+    known = discover_locales(locales_dir)
+    bad = [c for c in requested if c not in known]
     if bad:
-        raise InputError(Problem("command line", None, f"unknown locale '{bad[0]}' (known: {', '.join(LOCALES)})"))
+        hint = f" (known: {', '.join(known)})" if known else f" (no locale.toml under {display_path(locales_dir)})"
+        raise InputError(Problem("command line", None, f"unknown locale '{bad[0]}'{hint}"))

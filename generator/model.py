@@ -10,11 +10,10 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
-from . import GAMES, PACKAGE_DIR
+from . import GAMES
+from .paths import GAMES_DIR
 from .errors import InputError, Problem
 from .yamlsource import SourceMap, display_path, load_yaml
-
-GAMES_DIR = PACKAGE_DIR / "games"
 
 #: `{name}` or `{name:format}` in prose; formats say how a number is written.
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([a-z_]+))?\}")

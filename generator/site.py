@@ -7,14 +7,13 @@ import posixpath
 from dataclasses import dataclass
 from xml.sax.saxutils import escape as xml_escape
 
-from babel import Locale
 from babel.core import get_global
 from babel.units import format_unit
 from markupsafe import Markup
 
-from . import GAMES, LOCALES, webfonts
+from . import GAMES, webfonts
 from .errors import CheckFailed
-from .i18n import DIGITS, SOURCE_LOCALE, Translator, fallback_problems
+from .i18n import DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, babel_locale, discover_locales, fallback_problems
 from .render.html import SectionView, environment, locale_globals, model_text
 from .render.html import rulebook_sections as html_sections
 
@@ -67,7 +66,8 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     """
     base_url = getattr(opts, "base_url", DEFAULT_BASE_URL)
     base_url = base_url if base_url.endswith("/") else base_url + "/"
-    trs = {code: prep.translators[code] for code in LOCALES if code in prep.translators}
+    every = discover_locales(getattr(opts, "locales_dir", None) or LOCALES_DIR)
+    trs = {code: prep.translators[code] for code in every if code in prep.translators}
     games = [g for g in GAMES if g in prep.models]
     misses_before = {code: len(tr.misses) for code, tr in trs.items()}
     out: dict[str, bytes] = {}
@@ -88,7 +88,7 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
 
     stacks = font_stacks(trs)
     out.update(_web_fonts(pages, trs, stacks, getattr(opts, "jobs", 0) or os.cpu_count() or 1,
-                          full=set(trs) == set(LOCALES) and set(games) == set(GAMES)))
+                          full=set(trs) == set(every) and set(games) == set(GAMES)))
     css = environment().get_template("site/style.css.j2").render(stacks=stacks, font_stack=Markup("sans-serif"))
     out[f"{SITE}/style.css"] = css.encode("utf-8")
     for path, page in pages.items():
@@ -131,21 +131,23 @@ def font_stacks(trs: dict[str, Translator]) -> dict[str, tuple[str, ...]]:
 
 def _native_name(code: str) -> str:
     """The language's name in itself; capitalised because it stands alone in a menu (CLDR uiListOrMenu)."""
-    name = Locale.parse(code).get_display_name(code)
+    locale = babel_locale(code)
+    name = locale.get_display_name(locale)
     return name[:1].upper() + name[1:]
 
 
 def og_locale(code: str) -> str:
-    """Open Graph wants language_TERRITORY: hi -> hi_IN, from CLDR's likely subtags."""
-    parts = get_global("likely_subtags").get(code, code).split("_")
+    """Open Graph wants language_TERRITORY: hi -> hi_IN, es-MX -> es_MX, from CLDR's likely subtags."""
+    babel_id = str(babel_locale(code))
+    parts = get_global("likely_subtags").get(babel_id, babel_id).split("_")
     return f"{parts[0]}_{parts[-1]}" if len(parts) > 1 else code
 
 
 def file_size(tr: Translator, n: int) -> str:
     """A file size in the locale's words and digits: 312 kB, 312 ko, ৩১২ kB."""
     if n >= 1_000_000:
-        return tr.digits(format_unit(round(n / 1_000_000, 1), "digital-megabyte", length="short", locale=tr.code))
-    return tr.digits(format_unit(max(1, round(n / 1000)), "digital-kilobyte", length="short", locale=tr.code))
+        return tr.digits(format_unit(round(n / 1_000_000, 1), "digital-megabyte", length="short", locale=tr.config.babel))
+    return tr.digits(format_unit(max(1, round(n / 1000)), "digital-kilobyte", length="short", locale=tr.config.babel))
 
 
 def _downloads(entries, files, trs, out) -> dict[tuple[str, str], list[Download]]:
@@ -221,7 +223,8 @@ class _Context:
         choices = []
         for c, name in self.languages.items():
             pitch, fallback = self.trs[c].lookup("common", "Rules and score sheets")
-            choices.append({"code": c, "name": name, "href": f"{c}/index.html", "pitch": None if fallback else pitch})
+            choices.append({"code": c, "name": name, "href": f"{c}/index.html", "pitch": None if fallback else pitch,
+                            "draft": self.trs[c].config.draft})
         names = [model_text(tr, g, self.prep.models[g].model.name, self.prep.values[g]) for g in self.games]
         common = self._common(code, "index.html", "website")
         html = self._render("site/chooser.html.j2", code, **common, choices=choices, game_names=names,
@@ -240,7 +243,7 @@ class _Context:
 
     def locale_index(self, code: str) -> Page:
         common = self._common(code, f"{code}/index.html", "website")
-        html = self._render("site/locale.html.j2", code, **common, games=self._games(code),
+        html = self._render("site/locale.html.j2", code, **common, games=self._games(code), draft=self.trs[code].config.draft,
                             languages=self._switcher(code, "index.html"),
                             alternates=self._alternates("index.html", ""), font_set=code)
         return Page(html, code, code)

@@ -1,58 +1,59 @@
-"""Split Markdown prose into translation units (paragraphs, list items, headings) and join them back."""
+"""Translation units of Markdown prose, read from markdown-it-py's tokens (the same parse that renders it).
+
+Each paragraph, heading, list item and table cell is one unit, wherever it sits: nested lists, block
+quotes and list items with several paragraphs come out as the parser sees them, and code is never a unit.
+"""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-_ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)(.*)$")
-_HEADING = re.compile(r"^(#{1,6} )(.*)$", re.S)
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+# "js-default" is CommonMark plus tables with raw HTML switched off: prose can never inject markup.
+MD = MarkdownIt("js-default", {"typographer": False, "linkify": False})
+MD.disable("image")
 
 
 @dataclass(frozen=True)
 class Unit:
-    """One translatable piece of a Markdown body, with the Markdown that goes before it."""
+    """One translatable piece of a Markdown body."""
 
-    prefix: str  # list marker ("- ", "1. "), heading marker ("### ") or "" for a paragraph
+    #: The msgid: the block's inline Markdown, its lines joined by single spaces.
     text: str
-    #: A unit that starts a new block (blank line before it) rather than continuing a list.
-    new_block: bool
+    #: Index of its `inline` token in `parse(body)`.
+    index: int
+    #: First line of the block within the body, counted from 0.
+    line: int | None
+
+
+def parse(body: str, env: dict | None = None) -> list[Token]:
+    """Block tokens of a body; `env` collects link reference definitions for later inline parses."""
+    return MD.parse(body, env if env is not None else {})
+
+
+def unit_text(content: str) -> str:
+    """A block's inline source as one line: the msgid does not depend on where the source wrapped."""
+    return " ".join(line.strip() for line in content.splitlines() if line.strip())
+
+
+def units_of(tokens: list[Token]) -> list[Unit]:
+    return [Unit(unit_text(t.content), i, t.map[0] if t.map else None)
+            for i, t in enumerate(tokens) if t.type == "inline" and t.content.strip()]
 
 
 def split_units(body: str) -> list[Unit]:
-    """Paragraphs become one unit each; each list item becomes its own unit (lines re-joined)."""
-    units: list[Unit] = []
-    for block in re.split(r"\n\s*\n", body.strip()):
-        if not block.strip():
-            continue
-        lines = block.splitlines()
-        heading = _HEADING.match(block)
-        if heading:
-            units.append(Unit(heading.group(1), heading.group(2).strip(), True))
-        elif _ITEM.match(lines[0]):
-            first = True
-            current: list[str] = []
-            prefix = ""
-            for line in lines:
-                m = _ITEM.match(line)
-                if m:
-                    if current:
-                        units.append(Unit(prefix, " ".join(current), first))
-                        first = False
-                    prefix, current = m.group(1).strip() + " ", [m.group(2).strip()]
-                else:
-                    current.append(line.strip())
-            units.append(Unit(prefix, " ".join(current), first))
-        else:
-            units.append(Unit("", " ".join(line.strip() for line in lines), True))
-    return units
+    """Every unit of a body, in reading order."""
+    return units_of(parse(body))
 
 
-def join_units(units: list[Unit], texts: list[str]) -> str:
-    """Markdown again, from units and their (translated) texts, in the same order."""
-    out: list[str] = []
-    for unit, text in zip(units, texts, strict=True):
-        if unit.new_block and out:
-            out.append("\n")
-        out.append(f"{unit.prefix}{text}\n")
-    return "".join(out)
+def block_of(tokens: list[Token], index: int) -> Token:
+    """The element a unit's text sits in: its paragraph or heading, or the list item of a tight list
+    (whose paragraphs markdown-it hides)."""
+    opener = tokens[index - 1]
+    if opener.type == "paragraph_open" and opener.hidden:
+        for tok in reversed(tokens[: index - 1]):
+            if tok.type == "list_item_open" and tok.level == opener.level - 1:
+                return tok
+    return opener

@@ -19,7 +19,8 @@ import fontTools
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
-from . import PROJECT_DIR, cache
+from . import cache
+from .paths import CACHE_DIR as _CACHE
 from .errors import CheckFailed, Problem
 
 #: Every subset carries this head.modified (2026-01-01 in seconds since 1904): without it fontTools
@@ -28,7 +29,7 @@ FIXED_TIMESTAMP = int((dt.datetime(2026, 1, 1) - dt.datetime(1904, 1, 1)).total_
 #: The limit the issue sets for one locale's fonts; bold faces are added only while they fit.
 BUDGET = 150_000
 #: Subsets of earlier builds, by face and characters; bump CACHE_VERSION when the options change.
-CACHE_DIR = PROJECT_DIR / ".cache" / "webfonts"
+CACHE_DIR = _CACHE / "webfonts"
 CACHE_VERSION = 1
 #: Always in a subset, whatever the pages hold: numbers and Latin words arrive with later edits.
 BASIC = frozenset(chr(c) for c in range(0x20, 0x7F))

@@ -8,9 +8,13 @@ from collections import Counter
 
 from pypdf import PdfReader
 
-from generator import GAMES, LOCALES
+from generator import GAMES
+from generator.build import KINDS
+from generator.i18n import discover_locales
 
 from .conftest import manifest, run_cli
+
+LOCALES = discover_locales()
 
 NATIVE = {"bn": str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"), "ne": str.maketrans("0123456789", "०१२३४५६७८९")}
 
@@ -18,7 +22,8 @@ NATIVE = {"bn": str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"), "
 def test_manifest_lists_every_rulebook(full_build):
     entries = manifest(full_build)
     books = Counter((e["format"], e.get("paper")) for e in entries if e["kind"] == "rulebook")
-    assert books == {("html", None): 18, ("pdf", "a4"): 18, ("pdf", "letter"): 18}
+    n = len(GAMES) * len(LOCALES)
+    assert books == {("html", None): n, ("pdf", "a4"): n, ("pdf", "letter"): n}
     assert {(e["game"], e["locale"]) for e in entries if e["kind"] == "rulebook"} == {
         (g, loc) for g in GAMES for loc in LOCALES}
 
@@ -46,7 +51,8 @@ def test_pdf_metadata(full_build):
 
 def test_sheets_are_one_page(full_build):
     sheets = [e for e in manifest(full_build) if e["format"] == "pdf" and e["kind"] != "rulebook"]
-    assert len(sheets) == 6 * 2 * (1 + 3 + 1 + 1)
+    # Per locale and paper: a tally sheet, three scorepads (the default three tables), a payout and a hand-ranking sheet.
+    assert len(sheets) == len(LOCALES) * 2 * (1 + 3 + 1 + 1)
     too_long = [(e["path"], e["pages"]) for e in sheets if e["pages"] != 1]
     assert not too_long
 

@@ -171,12 +171,12 @@ def test_no_avoided_word_in_any_artifact(key):
 def test_bad_locale_settings_are_one_line_problems(tmp_path, extra, problem):
     from generator.errors import InputError
     from generator.i18n import load_locale_config
-    (tmp_path / "xx").mkdir()
-    (tmp_path / "xx" / "locale.toml").write_text(
+    (tmp_path / "fr").mkdir()  # a real language tag: the folder's name is checked too
+    (tmp_path / "fr" / "locale.toml").write_text(
         'digits = "latn"\nfonts = ["Noto Sans"]\ncurrency = "EUR"\npaper = "a4"\nstake = 1\n' + extra + "\n",
         encoding="utf-8")
     with pytest.raises(InputError) as err:
-        load_locale_config("xx", tmp_path)
+        load_locale_config("fr", tmp_path)
     assert [p.message for p in err.value.problems] == [problem]
 
 

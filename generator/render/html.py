@@ -10,12 +10,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from .. import PROJECT_DIR
+from ..paths import CACHE_DIR, TEMPLATES_DIR
 from ..engine.cards import parse_cards
 from ..i18n import COMMON_DOMAIN, Translator
 from .markdown import render_prose
 
-TEMPLATES_DIR = PROJECT_DIR / "templates"
 PAGE_COUNTER = {"latn": "decimal", "deva": "devanagari", "beng": "bengali"}
 CATEGORY_NAMES = {
     "three_of_a_kind": "Three of a kind", "running_flush": "Running flush", "run": "Run",
@@ -25,10 +24,22 @@ RANK_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    folder = CACHE_DIR / "jinja"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # a read-only cache folder only costs time
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        # Compiled templates are kept between runs (keyed by the template's source): a cold one-sheet build
+        # would otherwise spend a third of a second compiling templates.
+        bytecode_cache=_bytecode_cache(),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -109,6 +120,11 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
         text, fallback = tr.lookup(domain, msgid)
         return _fill_markup(tr, text, fallback, values)
 
+    def gettext_attr(msgid: str, **values: Any) -> Markup:
+        """For attribute values (aria-label, content): the text alone; a fallback's marker is markup, so none here."""
+        text, _fallback = tr.lookup(domain, msgid)
+        return _fill_markup(tr, text, False, values)
+
     def ngettext(singular: str, plural: str, n: int, **values: Any) -> Markup:
         text, fallback = tr.lookup_plural(domain, singular, plural, n)
         return _fill_markup(tr, text, fallback, values)
@@ -117,7 +133,7 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
         return gettext(CATEGORY_NAMES[category])
 
     return {
-        "tr": tr, "_": gettext, "ngettext": ngettext, "category_name": category_name,
+        "tr": tr, "_": gettext, "_attr": gettext_attr, "ngettext": ngettext, "category_name": category_name,
         "table_label": lambda index, count: table_label(tr, index, count),
         "player": lambda name: player_name(tr, name),
         # Font names are checked to be plain words (i18n.load_locale_config), so this is safe CSS.

@@ -4,56 +4,60 @@ from __future__ import annotations
 
 import re
 
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from ..errors import InputError, Problem
 from ..i18n import Translator
-from ..textunits import join_units, split_units
+from ..textunits import MD, block_of, parse, units_of
 
-# "js-default" is CommonMark plus tables with raw HTML switched off: prose can never inject markup.
-_MD = MarkdownIt("js-default", {"typographer": False, "linkify": False})
-_MD.disable("image")
-#: A private-use character put before a unit shown in English, turned into a class after rendering.
-_FALLBACK = "\ue000"
-_MARKED = re.compile(r"<(p|li|h[1-6])>" + _FALLBACK)
+#: Rule prose may link only inside the document.
+_IN_DOCUMENT = re.compile(r"#[\w-]*")
 
 
 def render_prose(body: str, domain: str, tr: Translator, values: dict) -> Markup:
-    """Translate a Markdown body unit by unit, fill its placeholders, render it to HTML."""
-    units = split_units(body)
-    texts = []
-    for unit in units:
+    """Translate a Markdown body unit by unit, fill its placeholders, render it to HTML.
+
+    The body is parsed once; each unit's inline content is replaced by its translation and parsed
+    inline again, so the block structure (lists, quotes, code) is the source's in every language.
+    """
+    env: dict = {}
+    tokens = parse(body, env)
+    done = []
+    for unit in units_of(tokens):
         text, fallback = tr.lookup(domain, unit.text, values)
         text = tr.fill(text, values)
-        texts.append(_FALLBACK + text if fallback else text)
-    joined = join_units(units, texts)
-    # The whole section is checked, not each unit alone: a reference link can be split across two
-    # units (`[text][r]` in one, `[r]: https://...` in the next) and only resolves in the joined text.
-    for href in _links(joined):
-        # Blame the unit that holds the target (the definition of a split reference link).
-        unit, text = next(((u, t) for u, t in zip(units, texts) if href in t or href in _links(t)),
-                          (units[0], texts[0]))
-        where = (f"generator/games/{domain}.yaml" if tr.code == "en" or text.startswith(_FALLBACK)
-                 else f"locales/{tr.code}/LC_MESSAGES/{domain}.po")
-        raise InputError(Problem(where, None, f"link to '{href}' in {unit.text[:40]!r}: "
-                                              "rule prose may only link inside the document"))
-    html = _MD.render(joined)
-    html = _MARKED.sub(r'<\1 class="untranslated" lang="en">', html)
-    return Markup(html.replace(_FALLBACK, ""))
+        inline = tokens[unit.index]
+        inline.content = text
+        inline.children = MD.parseInline(text, env)[0].children or []
+        done.append((unit, text, fallback))
+        for href in _links(inline.children):
+            _refuse(href, unit, fallback, domain, tr)
+        if fallback:
+            block = block_of(tokens, unit.index)
+            block.attrSet("class", "untranslated")
+            block.attrSet("lang", "en")
+    # The whole section is checked too, not each unit alone: a reference link split across two units
+    # (`[text][r]` in one, `[r]: https://...` in the next) would be a link if the text were joined.
+    for block in MD.parse("\n\n".join(text for _, text, _ in done)):
+        for href in _links(block.children or ()):
+            unit, _, fallback = next(((u, t, f) for u, t, f in done if href in t), done[0])
+            _refuse(href, unit, fallback, domain, tr)
+    return Markup(MD.renderer.render(tokens, MD.options, env))
 
 
-def _links(source: str) -> list[str]:
-    """Every link target in a Markdown text: rule prose may only point inside the document."""
-    found = []
-    for block in _MD.parse(source):
-        for tok in block.children or ():
-            href = tok.attrGet("href") if tok.type == "link_open" else None
-            if href is not None and not re.fullmatch(r"#[\w-]*", str(href)):
-                found.append(str(href))
-    return found
+def _refuse(href: str, unit, fallback: bool, domain: str, tr: Translator) -> None:
+    where = (f"generator/games/{domain}.yaml" if tr.code == "en" or fallback
+             else f"locales/{tr.code}/LC_MESSAGES/{domain}.po")
+    raise InputError(Problem(where, None, f"link to '{href}' in {unit.text[:40]!r}: "
+                                          "rule prose may only link inside the document"))
+
+
+def _links(children) -> list[str]:
+    """Every link target among inline tokens that points outside the document."""
+    return [str(tok.attrGet("href")) for tok in children
+            if tok.type == "link_open" and not _IN_DOCUMENT.fullmatch(str(tok.attrGet("href")))]
 
 
 def render_inline(text: str) -> Markup:
     """A single line of Markdown (emphasis, code) without the paragraph around it."""
-    return Markup(_MD.renderInline(text))
+    return Markup(MD.renderInline(text))

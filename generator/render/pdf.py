@@ -8,12 +8,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from .. import PROJECT_DIR
+from ..paths import CACHE_DIR, TEMPLATES_DIR
 from ..errors import RulesheetsError
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 #: Where documents may load resources from: nothing outside the project's own templates.
-ALLOWED_ROOTS = (PROJECT_DIR / "templates", PROJECT_DIR / ".cache" / "pdf-fonts")
+ALLOWED_ROOTS = (TEMPLATES_DIR, CACHE_DIR / "pdf-fonts")
 
 
 class RenderError(RulesheetsError):
@@ -91,7 +91,7 @@ def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[
     """
     from weasyprint import CSS, HTML
 
-    base_url = (PROJECT_DIR / "templates").as_uri() + "/"
+    base_url = TEMPLATES_DIR.as_uri() + "/"
     fetcher = _fetcher_class()()
     sheets = [CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=_fonts())]
     with _watch() as watcher:

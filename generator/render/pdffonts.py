@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .. import PROJECT_DIR, cache
+from .. import cache
+from ..paths import CACHE_DIR as _CACHE
 from .. import webfonts
 
 #: Families worth cutting down (collections with tens of thousands of glyphs).
 LARGE_FAMILIES = ("Noto Sans CJK KR",)
-CACHE_DIR = PROJECT_DIR / ".cache" / "pdf-fonts"
+CACHE_DIR = _CACHE / "pdf-fonts"
 
 
 def _subset(face: webfonts.FontFile, chars: frozenset[str]) -> bytes:

@@ -26,7 +26,7 @@ def sets(edition, opts: SheetOptions) -> int:
 
 
 def tally_sheet(edition, tr: Translator, opts: SheetOptions, table=None) -> str:
-    date = tr.digits(format_date(opts.date, "long", locale=tr.code)) if opts.date else ""
+    date = tr.digits(format_date(opts.date, "long", locale=tr.config.babel)) if opts.date else ""
     return _render("tally-sheet.html.j2", edition, tr, "Bunco tally sheet", "tally-sheet",
                    opts=opts, sets=sets(edition, opts), date=date)
 

@@ -1,0 +1,55 @@
+"""Where things are: the sources (games, templates, locales) and where output and caches go.
+
+Two layouts, decided once here. In a checkout (templates/ and locales/ beside the package) the
+project's own folders are used, with output/ and .cache/ at its top, as always. Installed from a
+wheel, the same folders travel inside the package; output goes to ./output and caches to the
+user's cache folder ($XDG_CACHE_HOME/rulesheets, by default ~/.cache/rulesheets).
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+from .errors import InputError, Problem
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _checkout() -> Path | None:
+    root = PACKAGE_DIR.parent
+    return root if (root / "templates").is_dir() and (root / "locales").is_dir() else None
+
+
+#: The checkout this package runs from, or None when it is installed.
+CHECKOUT = _checkout()
+#: The folder that holds templates/ and locales/: the checkout, or the installed package itself.
+PROJECT_DIR = CHECKOUT or Path(str(resources.files(__package__)))
+GAMES_DIR = PACKAGE_DIR / "games"
+TEMPLATES_DIR = PROJECT_DIR / "templates"
+LOCALES_DIR = PROJECT_DIR / "locales"
+
+
+def _cache_dir() -> Path:
+    if CHECKOUT:
+        return CHECKOUT / ".cache"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache") / "rulesheets"
+
+
+#: Rendered PDFs, cut fonts and web font subsets of earlier builds (safe to delete).
+CACHE_DIR = _cache_dir()
+
+
+def default_output() -> Path:
+    """output/ of the checkout, or ./output when installed (read when the command runs)."""
+    return CHECKOUT / "output" if CHECKOUT else Path.cwd() / "output"
+
+
+def require_checkout(what: str) -> Path:
+    """Commands that write sources (catalogs, new locales) only work in a checkout, never in site-packages."""
+    if CHECKOUT is None:
+        raise InputError(Problem("command line", None, f"{what} writes into a project checkout; "
+                                 f"this rulesheets is installed at {PACKAGE_DIR} (clone the project to translate)"))
+    return CHECKOUT

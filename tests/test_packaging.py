@@ -1,0 +1,90 @@
+"""The wheel: built without warnings, installed into a fresh venv, used from a folder that is not a checkout."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What `python -m build` reads: the package, the data folders it copies in, and the build configuration.
+SOURCES = ("generator", "templates", "locales", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel `python -m build` makes (through the sdist) from a copy of the sources."""
+    src = tmp_path_factory.mktemp("src")
+    for name in SOURCES:
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+        else:
+            shutil.copy2(path, src / name)
+    dist = tmp_path_factory.mktemp("dist")
+    # Byte-compiling is the environment's choice; with it switched off setuptools says so with a warning.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    r = subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(src)], env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    warnings = [line for line in (r.stdout + r.stderr).splitlines()
+                if "warn" in line.lower() and "Location 'file:" not in line]  # pip's note on this machine's index
+    assert not warnings, "\n".join(warnings)
+    (found,) = dist.glob("*.whl")
+    return found
+
+
+def test_wheel_carries_games_templates_and_locales(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in ("generator/games/bunco.yaml", "generator/templates/rulebook.html.j2", "generator/templates/css/base.css",
+                 "generator/templates/site/style.css.j2", "generator/locales/common.pot",
+                 "generator/locales/ko/locale.toml", "generator/locales/fr/LC_MESSAGES/bunco.po"):
+        assert name in names, name
+    locales = {n.split("/")[2] for n in names if n.startswith("generator/locales/") and n.endswith("/locale.toml")}
+    assert locales == {p.parent.name for p in (ROOT / "locales").glob("*/locale.toml")}
+
+
+def test_installed_wheel_builds_from_any_folder(wheel, tmp_path):
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    r = subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], capture_output=True, text=True,
+                       timeout=900)
+    assert r.returncode == 0, r.stderr
+    work = tmp_path / "somewhere"
+    work.mkdir()
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(tmp_path / "xdg-cache"))
+    exe = str(env_dir / "bin" / "rulesheets")
+
+    def cli(*args):
+        return subprocess.run([exe, *args], cwd=work, env=env, capture_output=True, text=True, timeout=600)
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert cli("--version").stdout == f"rulesheets {version}\n"
+    r = cli("build", "--games", "bunco", "--locales", "ko", "--kinds", "tally-sheet", "--papers", "a4", "--formats", "pdf")
+    assert r.returncode == 0, r.stderr
+    entries = json.loads((work / "output" / "manifest.json").read_text(encoding="utf-8"))
+    assert [e["path"] for e in entries] == ["ko/bunco/tally-sheet-a4.pdf"]
+    assert (work / "output/ko/bunco/tally-sheet-a4.pdf").read_bytes().startswith(b"%PDF")
+    assert (tmp_path / "xdg-cache/rulesheets/pdf").is_dir()  # the cache went to the user's cache folder
+    installed = next((env_dir / "lib").glob("python3*/site-packages/generator"))
+    assert not (installed / "output").exists() and not (installed.parent / ".cache").exists()
+    assert sorted(p.name for p in work.iterdir()) == ["output"]
+
+    r = cli("i18n", "status")
+    assert r.returncode == 0, r.stderr
+    assert "ko       complete  bunco" in r.stdout
+    r = cli("i18n", "update")  # catalogs are edited in a checkout, never in site-packages
+    assert r.returncode == 2
+    assert r.stderr.startswith("rulesheets: command line: i18n update writes into a project checkout; ")
+    assert len(r.stderr.splitlines()) == 1
