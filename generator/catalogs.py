@@ -43,6 +43,10 @@ def template_catalog() -> Catalog:
                 "jinja2.ext:babel_extract", str(path), keywords={"_": None, "gettext": None, "ngettext": (1, 2)},
                 options={"trim_blocks": "true", "lstrip_blocks": "true"}):
             cat.add(msgid, locations=[(_rel(path), lineno)], auto_comments=comments)
+    from .render.sheets import TITLES
+
+    for title in TITLES:
+        cat.add(title, locations=[("generator/render/sheets.py", 1)], auto_comments=["Title of a printed document"])
     for name in CATEGORY_NAMES.values():
         cat.add(name, locations=[("generator/render/html.py", 1)], auto_comments=["Stop the Bus hand category"])
     return cat
