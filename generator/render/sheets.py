@@ -66,7 +66,7 @@ def payout_sheet(edition, tr: Translator, opts: SheetOptions, table=None) -> str
         rows.append({"id": situation.id, "title": model_text(tr, game, situation.title, values),
                      "rule": model_text(tr, game, situation.rule, values), "cells": cells})
     return _render("payout-sheet.html.j2", edition, tr, "Tonk payouts", "payout-sheet",
-                   rows=rows, stake_text=tr.money(stake, currency))
+                   rows=rows, stake_text=stake_text(tr, opts))
 
 
 def hand_ranking(edition, tr: Translator, opts: SheetOptions, table=None) -> str:
