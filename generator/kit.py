@@ -15,7 +15,7 @@ from pathlib import Path
 from . import GAMES, PROJECT_DIR
 from .edition import make_edition
 from .engine import bunco
-from .errors import InputError, Problem
+from .errors import CheckFailed, InputError, Problem
 from .examples import input_problems
 from .i18n import COMMON_DOMAIN, check_locales, fallback_problems, load_translator
 from .model import load_model, standard_values
@@ -124,6 +124,14 @@ def _card_tables(edition, tr, names: list[str], size: int, least: int):
     return groups, labels
 
 
+def _seating(labels: list, groups: list[list[str]]) -> list[dict]:
+    """Who sits at which card table, for the contents page.
+
+    Names are joined by a middle dot: a list through Babel would bring Korean's formal 및.
+    """
+    return [{"label": label, "names": " · ".join(group)} for label, group in zip(labels, groups)]
+
+
 def _tonk_parts(edition, tr, so: SheetOptions, names: list[str]):
     groups, labels = _card_tables(edition, tr, names, edition.values["max_players"], edition.values["min_players"])
     n = len(groups)
@@ -133,7 +141,7 @@ def _tonk_parts(edition, tr, so: SheetOptions, names: list[str]):
         _card_part(edition, tr, so, n),
         _part("ledgers", "Tonk money ledger", ledgers, n, n),
     ]
-    return parts, [{"label": labels[i], "names": tr.items(g)} for i, g in enumerate(groups)], False, True
+    return parts, _seating(labels, groups), False, True
 
 
 def _stop_the_bus_parts(edition, tr, so: SheetOptions, names: list[str]):
@@ -145,14 +153,25 @@ def _stop_the_bus_parts(edition, tr, so: SheetOptions, names: list[str]):
         _card_part(edition, tr, so, n),
         _part("token-trackers", "Stop the Bus token tracker", trackers, n, n),
     ]
-    return parts, [{"label": labels[i], "names": tr.items(g)} for i, g in enumerate(groups)], False, True
+    return parts, _seating(labels, groups), False, True
 
 
 PARTS = {"bunco": _bunco_parts, "tonk": _tonk_parts, "stop-the-bus": _stop_the_bus_parts}
 
 
-def make_kit(opts: KitOptions) -> Kit:
-    """Check everything, then render the kit's HTML and PDF in memory (nothing is written)."""
+@dataclass(frozen=True)
+class KitDocument:
+    """A kit's HTML, checked and rendered, before it becomes a PDF."""
+
+    html: str
+    parts: list[dict]
+    locale: str
+    fonts: tuple[str, ...]
+    paper: str
+
+
+def kit_document(opts: KitOptions) -> KitDocument:
+    """Check everything, then render the kit's HTML (nothing is written)."""
     if opts.game not in GAMES:
         raise _bad("kit", f"unknown game '{opts.game}' (known: {', '.join(GAMES)})")
     check_locales((opts.locale,))
@@ -182,20 +201,25 @@ def make_kit(opts: KitOptions) -> Kit:
     if opts.strict:
         problems = fallback_problems({tr.code: tr})
         if problems:
-            from .errors import CheckFailed
-
             raise CheckFailed(problems)
+    return KitDocument(html, parts, tr.code, tr.config.fonts, paper)
+
+
+def make_kit(opts: KitOptions) -> Kit:
+    """The kit's HTML and its PDF, in memory; the PDF must have the pages the contents promise."""
     from .render.pdf import RenderError, html_to_pdf
     from .render.pdffonts import print_css
     from .render.script import for_print
 
-    data, pages = html_to_pdf(for_print(html, tr.code), paper, f"kit-{opts.game}", print_css(tr.config.fonts, [html]))
-    planned = 1 + sum(p["pages"] for p in parts)
+    doc = kit_document(opts)
+    data, pages = html_to_pdf(for_print(doc.html, doc.locale), doc.paper, f"kit-{opts.game}",
+                              print_css(doc.fonts, [doc.html]))
+    planned = 1 + sum(p["pages"] for p in doc.parts)
     if pages != planned:  # the contents page would give wrong page numbers
         raise RenderError(f"kit: the contents promise {planned} pages but the PDF has {pages}")
-    stem = f"{opts.game}-{tr.code}"
-    files = {f"{stem}.html": html.encode("utf-8"), f"{stem}-{paper}.pdf": data}
-    return Kit(files, parts, pages)
+    stem = f"{opts.game}-{doc.locale}"
+    files = {f"{stem}.html": doc.html.encode("utf-8"), f"{stem}-{doc.paper}.pdf": data}
+    return Kit(files, doc.parts, pages)
 
 
 def _check_out(out: Path) -> None:

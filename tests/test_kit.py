@@ -190,3 +190,32 @@ def test_quick_reference_with_every_house_rule_is_still_one_page(game, code):
     assert labels == list(EVERY_RULE[game])  # the house rules in force are named on the card
     for paper in ("a4", "letter"):
         assert html_to_pdf(html, paper, "card")[1] == 1, paper
+
+
+LOCAL_NAMES = {
+    "fr": ["Chloé", "Éloïse", "Léon", "Maëlle", "Noé", "Inès", "Zoé"],
+    "hi": ["आशा", "बेन", "क्लोए", "देव", "एमरे", "फ़राह", "गीता"],
+    "ko": ["민준", "서연", "지호", "하은", "도윤", "수아", "예준"],
+    "bn": ["রিনা", "সাম", "তারিক", "মেই", "জো", "আদে", "নীলা"],
+    "ne": ["सीता", "राम", "गीता", "हरि", "माया", "श्याम", "कमला"],
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("code", sorted(LOCAL_NAMES))
+def test_kit_speaks_the_locale(game, code):
+    """Every kit string translated (strict), none of the glossary's avoided words, native digits."""
+    from generator.kit import kit_document
+
+    from .test_native_style import _glossary
+    from .test_translations import SCRIPT, visible_text
+
+    names = LOCAL_NAMES[code] if game == "bunco" else LOCAL_NAMES[code][:5]
+    doc = kit_document(KitOptions(game, tuple(read_players(",".join(names))), code, strict=True))
+    text = visible_text(doc.html, drop_cards=True)
+    avoid = _glossary(code).get("avoid", {})
+    assert not [w for scope in (game, "common") for w in avoid.get(scope, {}) if w in text]
+    if code in ("bn", "ne"):
+        assert not re.findall(r".{0,20}[0-9].{0,20}", text)
+    if code in SCRIPT:
+        assert not re.findall(r"[A-Za-zÀ-ÿ]{3,}", text)
