@@ -219,3 +219,21 @@ def test_kit_speaks_the_locale(game, code):
         assert not re.findall(r".{0,20}[0-9].{0,20}", text)
     if code in SCRIPT:
         assert not re.findall(r"[A-Za-zÀ-ÿ]{3,}", text)
+
+
+def test_kit_html_passes_the_nu_checker(tmp_path):
+    """A kit's HTML is one valid document: its sheets' <main> become divisions, ids are unique."""
+    from generator.kit import kit_document
+
+    from .test_site import _nu_errors
+
+    files = []
+    for game, names in (("bunco", HINDI_TWELVE[:11]), ("tonk", LOCAL_NAMES["bn"]), ("stop-the-bus", LOCAL_NAMES["ko"])):
+        doc = kit_document(KitOptions(game, tuple(read_players(",".join(names))), "hi" if game == "bunco" else
+                                      {"tonk": "bn", "stop-the-bus": "ko"}[game],
+                                      house_rules={"bunco": {"wipeout": "true"}} if game == "bunco" else {}))
+        path = tmp_path / f"{game}.html"
+        path.write_text(doc.html, encoding="utf-8")
+        files.append(str(path))
+    errors = _nu_errors(files, str(tmp_path))
+    assert not errors, "\n".join(errors[:20])
