@@ -12,8 +12,14 @@ setup:
 setup-test:
 	@bash scripts/setup.sh --test
 
+# A sample evening's kits (output/kit/): a Hindi Bunco night for twelve, a Bengali Tonk night for seven.
+SAMPLE_BUNCO := आशा,बेन,क्लोए,देव,एमरे,फ़राह,गीता,हिरो,इनेस,जुन,किरण,लीना
+SAMPLE_TONK := রিনা,সাম,তারিক,মেই,জো,আদে,নীলা
+
 build: setup
 	$(BIN)/rulesheets build $(ARGS)
+	$(BIN)/rulesheets kit bunco --players "$(SAMPLE_BUNCO)" --locale hi --group "शुक्रवार क्लब" --date 2026-12-04
+	$(BIN)/rulesheets kit tonk --players "$(SAMPLE_TONK)" --locale bn
 
 check: setup
 	$(BIN)/rulesheets check $(ARGS)

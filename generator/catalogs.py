@@ -63,6 +63,10 @@ def template_catalog() -> Catalog:
     for path in sorted((PROJECT_DIR / "generator").glob("**/*.py")):
         for lineno, msgid, comments, _ctx in extract_from_file("python", str(path), keywords={"_": None}):
             cat.add(msgid, locations=[(_rel(path), lineno)], auto_comments=comments)
+    from .render.sheets import TITLES
+
+    for title in TITLES:
+        cat.add(title, locations=[("generator/render/sheets.py", 1)], auto_comments=["Title of a printed document"])
     for name in CATEGORY_NAMES.values():
         cat.add(name, locations=[("generator/render/html.py", 1)], auto_comments=["Stop the Bus hand category"])
     return cat

@@ -93,6 +93,23 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("--port", type=_positive, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     sheet_options(v)
 
+    k = sub.add_parser("kit", help="one print-ordered PDF (and HTML) for a game night with named players")
+    k.add_argument("game", help=f"the game ({', '.join(GAMES)})")
+    k.add_argument("--players", required=True, metavar='"A,B,..."|FILE',
+                   help="the players: names separated by commas, or a UTF-8 file with one name a line")
+    k.add_argument("--locale", default="en", metavar="LANG", help="a locale code (default en)")
+    k.add_argument("--paper", default=None, help="a4 or letter (default: the locale's usual paper)")
+    k.add_argument("--group", default="", help="group name printed on the sheets")
+    k.add_argument("--date", type=_date, default=None, help="date printed on the sheets (YYYY-MM-DD)")
+    k.add_argument("--per-page", type=int, default=2, help="Bunco tally sheets per page: 2 or 4, with cut lines")
+    k.add_argument("--stake", default=None, help="Tonk stake (default: the locale's usual stake)")
+    k.add_argument("--currency", default=None, help="Tonk currency (default: the locale's)")
+    k.add_argument("--rule", action="append", default=[], metavar="GAME.NAME=VALUE", help="a house rule (repeatable)")
+    k.add_argument("--house-rules", type=Path, metavar="FILE.toml", help="house rules from a TOML file")
+    k.add_argument("--strict", action="store_true", help="missing or fuzzy translations are errors")
+    k.add_argument("--out", type=Path, default=None,
+                   help="folder the kit is written to (default: kit/ in the output folder)")
+
     r = sub.add_parser("rules", help="list every house rule: name, default, allowed values, what it does")
     r.add_argument("game", nargs="?", help="one game (default: all)")
 
@@ -117,6 +134,7 @@ def sheet_options(b) -> None:
     s.add_argument("--tables", type=int, default=3, help="Bunco tables, one scorepad each (default 3)")
     s.add_argument("--stake", default=None, help="Tonk stake for the payout sheet (default: the locale's usual stake)")
     s.add_argument("--currency", default=None, help="currency for the payout sheet (default: the locale's)")
+
 
 
 def raise_usage(message: str):
@@ -169,6 +187,8 @@ def _run(args) -> int:
 
     if args.command == "rules":
         return _list_rules(args.game)
+    if args.command == "kit":
+        return _kit(args)
     from .build import KINDS, Options, build, check
 
     games = _many(args.games, GAMES)
@@ -207,6 +227,25 @@ def _run(args) -> int:
         print(f"built {report.built} PDFs, reused {report.reused}, failed 0: {len(report.artifacts)} artifacts "
               f"({made}) in {opts.out}, {report.seconds:.1f} s; manifest.json lists them")
         print("stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.stages.items()))
+    return 0
+
+
+def _kit(args) -> int:
+    """`rulesheets kit GAME --players ...`: check everything, render in memory, then write two files."""
+    from .kit import KitOptions, kit_folder, make_kit, write_kit
+    from .players import read_players
+    from .sheets import SheetOptions, parse_stake
+
+    sheets = SheetOptions(group=args.group, date=args.date, per_page=args.per_page,
+                          stake=None if args.stake is None else parse_stake(args.stake), currency=args.currency)
+    players = read_players(args.players)
+    opts = KitOptions(args.game, tuple(players), args.locale, args.paper, sheets, _house_rules(args), args.out,
+                      args.strict)
+    kit = make_kit(opts)
+    for path in write_kit(kit_folder(opts.out), kit.files):
+        print(f"wrote {path}")
+    sheets_line = ", ".join(f"{p['count']} {p['id']}" for p in kit.parts)
+    print(f"{len(players)} players, {kit.pages} pages: {sheets_line}")
     return 0
 
 

@@ -100,6 +100,14 @@ class Situation(Frozen):
     when: str | None = None
 
 
+class CardGroup(Frozen):
+    """One block of the quick-reference card: a heading and short points, each maybe conditional."""
+
+    #: English source text (a gettext msgid of the game's catalog).
+    heading: str
+    points: tuple[Union[str, Block], ...] = Field(strict=False)
+
+
 class GameModel(Frozen):
     """Everything the rulebook and sheets of one game are compiled from."""
 
@@ -123,6 +131,8 @@ class GameModel(Frozen):
     examples: tuple[Example, ...] = Field(strict=False)
     #: Tonk: every way a hand ends, for the payout sheet.
     payouts: tuple[Situation, ...] = Field(default=(), strict=False)
+    #: The quick-reference card: the whole game at a glance, in short points (see templates/quick-reference.html.j2).
+    quick_reference: tuple[CardGroup, ...] = Field(default=(), strict=False)
 
     @cached_property
     def examples_by_id(self) -> dict[str, Example]:
@@ -197,6 +207,11 @@ def translatable_units(model: GameModel) -> list[tuple[str, tuple]]:
     for i, situation in enumerate(model.payouts):
         units.append((situation.title, ("payouts", i, "title")))
         units.append((situation.rule, ("payouts", i, "rule")))
+    for i, group in enumerate(model.quick_reference):
+        units.append((group.heading, ("quick_reference", i, "heading")))
+        for j, point in enumerate(group.points):
+            text = point if isinstance(point, str) else point.text
+            units.append((text.strip(), ("quick_reference", i, "points", j)))
     return units
 
 
@@ -297,6 +312,10 @@ def _semantic_problems(loaded: LoadedModel, game: str) -> list[Problem]:
             shown.add(eid)
     for i, situation in enumerate(model.payouts):
         problems += _check_when(situation.when, known, source, ("payouts", i, "when"))
+    for i, group in enumerate(model.quick_reference):
+        for j, point in enumerate(group.points):
+            if not isinstance(point, str):
+                problems += _check_when(point.when, known, source, ("quick_reference", i, "points", j, "when"))
     for i, example in enumerate(model.examples):
         problems += _check_when(example.when, known, source, ("examples", i, "when"))
         if example.id not in shown:

@@ -127,6 +127,50 @@ def check_target(out: Path) -> Path:
     return target
 
 
+# --- the kit: a folder of its own, never replacing anything but an earlier kit -------------------
+
+#: Written into every kit folder: the mark of a folder `rulesheets kit` may add files to.
+KIT_MARK = ".rulesheets-kit"
+
+
+def check_kit_target(out: Path, default: Path) -> Path:
+    """The folder `rulesheets kit` may write into: missing, empty, an earlier kit's, or the default kit/.
+
+    The kit only ever adds or replaces its own two files there; it never deletes anything.
+    """
+    shown_as = shown(out)
+    target = Path(os.path.abspath(out))
+    if target.is_symlink():
+        raise _refuse(shown_as, "is a symbolic link; name the folder itself")
+    target = target.resolve()
+    if target == default.resolve():
+        return target  # kit/ inside the output folder, the usual place
+    project = PROJECT_DIR.resolve()
+    for folder, name in [(Path("/"), "the root folder"), (Path.home().resolve(), "your home folder"),
+                         (Path.cwd().resolve(), "the current folder"), (project, "the project folder")]:
+        if folder.is_relative_to(target):
+            raise _refuse(shown_as, f"{'is' if folder == target else 'holds'} {name}; choose a new or empty folder")
+    if target.is_relative_to(project) and not target.is_relative_to(project / "output"):
+        raise _refuse(shown_as, "is inside the project, where only output/ may be used; choose another folder")
+    if target.exists() and not target.is_dir():
+        raise _refuse(shown_as, "is not a folder; choose a new or empty folder")
+    if target.is_dir() and any(os.scandir(target)) and not (target / KIT_MARK).is_file():
+        raise _refuse(shown_as, f"is not empty and holds no earlier kit (no {KIT_MARK}); choose a new or empty folder")
+    return target
+
+
+def write_kit_files(out: Path, files: dict[str, bytes]) -> list[Path]:
+    """Each file written beside its target and renamed over it, under the folder's lock."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with locked(out, shown(out)):
+        atomic_write(out / KIT_MARK, b"rulesheets kit\n")
+        for name, data in files.items():
+            atomic_write(out / name, data)
+            written.append(out / name)
+    return written
+
+
 # --- one build at a time, and recovery of an interrupted one -------------------------------------
 
 def _lock_path(out: Path) -> Path:

@@ -110,11 +110,15 @@ def _tonk(rules: tonk.Rules, facts: Mapping[str, int]) -> dict[str, Number]:
     }
 
 
+#: Every game has a one-page quick-reference card for the table.
+QUICK_REFERENCE = Sheet("quick-reference", "quick_reference")
+
 GAMES: dict[str, Game] = {
     "bunco": Game("bunco", bunco.Rules, _bunco,
-                  (Sheet("tally-sheet", "tally_sheet"), Sheet("scorepad", "scorepad", per_table=True))),
-    "stop-the-bus": Game("stop-the-bus", stop_the_bus.Rules, _stop_the_bus, (Sheet("hand-ranking", "hand_ranking"),)),
-    "tonk": Game("tonk", tonk.Rules, _tonk, (Sheet("payout-sheet", "payout_sheet"),)),
+                  (Sheet("tally-sheet", "tally_sheet"), Sheet("scorepad", "scorepad", per_table=True), QUICK_REFERENCE)),
+    "stop-the-bus": Game("stop-the-bus", stop_the_bus.Rules, _stop_the_bus,
+                         (Sheet("hand-ranking", "hand_ranking"), QUICK_REFERENCE)),
+    "tonk": Game("tonk", tonk.Rules, _tonk, (Sheet("payout-sheet", "payout_sheet"), QUICK_REFERENCE)),
 }
 
 

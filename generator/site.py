@@ -23,7 +23,7 @@ DEFAULT_BASE_URL = "https://example.org/rules/"
 CLASS_FONTS = {"suit": ("DejaVu Sans",)}
 #: The language chooser's own font set (the locales' sets are named after the locale).
 CHOOSER = "index"
-SHEET_ORDER = ("rulebook", "tally-sheet", "scorepad", "payout-sheet", "hand-ranking")
+SHEET_ORDER = ("rulebook", "quick-reference", "tally-sheet", "scorepad", "payout-sheet", "hand-ranking")
 
 
 @dataclass(frozen=True)

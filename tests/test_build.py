@@ -51,8 +51,9 @@ def test_pdf_metadata(full_build):
 
 def test_sheets_are_one_page(full_build):
     sheets = [e for e in manifest(full_build) if e["format"] == "pdf" and e["kind"] != "rulebook"]
-    # Per locale and paper: a tally sheet, three scorepads (the default three tables), a payout and a hand-ranking sheet.
-    assert len(sheets) == len(LOCALES) * 2 * (1 + 3 + 1 + 1)
+    # Per locale and paper: a tally sheet, three scorepads (the default three tables), a payout and a
+    # hand-ranking sheet, and a quick-reference card per game.
+    assert len(sheets) == len(LOCALES) * 2 * (1 + 3 + 1 + 1 + 3)
     too_long = [(e["path"], e["pages"]) for e in sheets if e["pages"] != 1]
     assert not too_long
 

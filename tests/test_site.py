@@ -133,7 +133,8 @@ def test_locale_index_links_every_pdf_with_size_and_pages(site, full_build):
     for code in LOCALES:
         html = (site / code / "index.html").read_text(encoding="utf-8")
         mine = [e for e in pdfs if e["locale"] == code]
-        assert len(mine) == 2 * (3 + 1 + 3 + 1 + 1)  # 3 rulebooks, tally, 3 scorepads, payouts, ranking; 2 papers
+        # 3 rulebooks, 3 quick-reference cards, tally, 3 scorepads, payouts, ranking; 2 papers
+        assert len(mine) == 2 * (3 + 3 + 1 + 3 + 1 + 1)
         for e in mine:
             rel = e["path"].removeprefix(f"{code}/")
             assert f'href="{rel}"' in html, rel
@@ -229,8 +230,8 @@ def test_nu_html_checker_finds_no_errors(site):
 def test_nu_html_checker_passes_print_html(full_build):
     """The HTML artifacts (what goes into WeasyPrint) are valid HTML and CSS too."""
     files = sorted(str(full_build / e["path"]) for e in manifest(full_build) if e["format"] == "html")
-    # Per locale: three rulebooks, a tally sheet, three scorepads, a payout and a hand-ranking sheet.
-    assert len(files) == len(LOCALES) * 9
+    # Per locale: three rulebooks, six sheets and three quick-reference cards.
+    assert len(files) == len(LOCALES) * (9 + 3)
     errors = _nu_errors(files, "/output/")
     assert not errors, "\n".join(errors[:20])
 

@@ -317,3 +317,11 @@ def play_evening(players: Sequence[Player], *, sets: int | None = None, seed, wi
             seating = next_seating(seating, winners)
     standings = {p: tuple(tally[p]) for p in real}
     return Evening(real, tuple(records), standings)
+
+
+def seats_for(players) -> list[Player]:
+    """The seats for an evening, head table first: the players, plus GHOST when one short of a table.
+
+    Raises ValueError for a count the rules cannot seat (fewer than three, or two short of a table).
+    """
+    return _seats_for(players)
