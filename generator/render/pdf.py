@@ -30,6 +30,10 @@ def _fonts():
     if _font_config is None:
         from weasyprint.text.fonts import FontConfiguration
 
+        from . import actualtext, pdftags
+
+        actualtext.install()  # Indic clusters extract as their own text (search, copy, screen readers)
+        pdftags.install()  # drawn cards read by their names
         _font_config = FontConfiguration()
     return _font_config
 
@@ -100,7 +104,9 @@ def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[
         doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
             stylesheets=sheets, font_config=_fonts(), presentational_hints=False)
         out = io.BytesIO()
-        doc.write_pdf(out, pdf_identifier=b"rulesheets" + name.encode()[:16])
+        # Tagged: headings, lists, tables and figures with alt text reach screen readers, the language
+        # and the title (shown in the title bar) come from <html lang> and <title>.
+        doc.write_pdf(out, pdf_identifier=b"rulesheets" + name.encode()[:16], pdf_tags=True)
     if watcher.refused:
         raise RenderError(f"{name}: {watcher.refused[0]}")
     if watcher.missing:
