@@ -141,7 +141,9 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
                     font.to_unicode[glyph_id] = _glyph_text(font, glyph_id, text, last=i == end - 1,
                                                             alone=end - first == 1)
                 glyph_ids.append(glyph_id)
-            wrap = bool(glyph_ids) and "".join(font.to_unicode[g] for g in glyph_ids) != text
+            mapped = [font.to_unicode[g] for g in glyph_ids]
+            # PDFium reads a glyph mapped to "" as its glyph number ("=" for glyph 0x3d): wrap those too.
+            wrap = bool(glyph_ids) and ("".join(mapped) != text or "" in mapped)
             if wrap:
                 show()
                 stream.begin_marked_content("Span", pydyf.Dictionary({"ActualText": actual_text(text)}))
@@ -210,7 +212,7 @@ def _draw_glyph(stream, font, font_size, pango_font, glyph_info, pieces: _TJ, co
         pango.pango_font_get_glyph_extents(pango_font, glyph_id, stream.ink_rect, stream.logical_rect)
         logical_width = font.widths[glyph_id] = round(stream.logical_rect.width * 1000 * FROM_UNITS / font_size)
     kerning = logical_width + x_offset - width * 1000 * FROM_UNITS / font_size
-    if kerning:
+    if int(kerning):  # WeasyPrint also writes the zeros; they move nothing
         pieces.append(int(kerning))
 
 
