@@ -230,7 +230,7 @@ def main() -> None:
         rows.append(("peak memory of any build process (RSS)", f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB"))
         site = out / "site"
         if site.is_dir():
-            from .webfonts import set_bytes
+            from .fonts.web import set_bytes
 
             files = [p for p in site.rglob("*") if p.is_file()]
             pdf = sum(p.stat().st_size for p in files if p.suffix == ".pdf")

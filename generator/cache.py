@@ -68,7 +68,7 @@ _PDF_CODE = ("render/pdf.py", "render/actualtext.py", "render/pdftags.py")
 def _pdf_code_key() -> str:
     h = hashlib.sha256()
     for rel in _PDF_CODE:
-        h.update(hashlib.sha256((PROJECT_DIR / "generator" / rel).read_bytes()).digest())
+        h.update(hashlib.sha256((PACKAGE_DIR / rel).read_bytes()).digest())
     return h.hexdigest()
 
 

@@ -13,7 +13,7 @@ from ..errors import RulesheetsError
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 #: Where documents may load resources from: nothing outside the project's own templates.
-ALLOWED_ROOTS = (TEMPLATES_DIR, CACHE_DIR / "pdf-fonts")
+ALLOWED_ROOTS = (TEMPLATES_DIR, CACHE_DIR / "fonts")
 
 
 class RenderError(RulesheetsError):
@@ -91,7 +91,7 @@ def _watch():
 def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[bytes, int]:
     """Render one HTML document on one paper size; returns the PDF bytes and its page count.
 
-    `print_css` is extra CSS for the PDF only (the locale's cut-down fonts, see pdffonts).
+    `print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
     """
     from weasyprint import CSS, HTML
 
@@ -100,7 +100,7 @@ def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[
     sheets = [CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=_fonts())]
     with _watch() as watcher:
         if print_css:
-            sheets.append(CSS(string=print_css, url_fetcher=fetcher, font_config=_fonts()))
+            sheets.append(CSS(string=print_css, base_url=base_url, url_fetcher=fetcher, font_config=_fonts()))
         doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
             stylesheets=sheets, font_config=_fonts(), presentational_hints=False)
         out = io.BytesIO()
