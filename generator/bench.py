@@ -115,7 +115,13 @@ def _fidelity_rows(out: Path, entries: list[dict]) -> list[tuple[str, str]]:
 
     rows = []
     twin = lambda e: (out / e["path"]).read_text(encoding="utf-8")  # noqa: E731
-    for engine in fidelity.ENGINES:
+    engines = list(fidelity.ENGINES)
+    try:
+        import pypdfium2  # noqa: F401  (a test dependency)
+    except ImportError:
+        engines.remove("pdfium")
+        rows.append(("text fidelity, pdfium", "skipped: pypdfium2 is a test dependency (make setup-test)"))
+    for engine in engines:
         scores = fidelity.by_locale(out, entries, engine)
         rows.append((f"text fidelity, {engine}, our PDFs", _percents(scores)))
         if (out.parent / "shipped").is_dir():
@@ -126,7 +132,7 @@ def _fidelity_rows(out: Path, entries: list[dict]) -> list[tuple[str, str]]:
     except Exception as exc:  # the peer needs the test extras (playwright, Debian's chromium)
         rows.append(("text fidelity, Chromium's print (peer)", f"skipped: {str(exc).splitlines()[0]}"))
         return rows
-    for engine in fidelity.ENGINES:
+    for engine in engines:
         scores = fidelity.by_locale(peer, peer_entries(entries), engine, html_for=twin)
         rows.append((f"text fidelity, {engine}, Chromium's print (peer)", _percents(scores)))
     return rows

@@ -135,6 +135,56 @@ def test_actual_text_spans_only_where_glyphs_lose_their_text(tmp_path):
     assert "টে" in texts  # the vowel sign is drawn before its consonant
 
 
+def _contents(pdf: bytes) -> str:
+    import io
+
+    import pypdf
+
+    return "\n".join(page.get_contents().get_data().decode("latin-1") for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+
+
+def _glyph_stream(pdf: bytes) -> list[str]:
+    """Every page's drawing operations with the TJ arrays flattened to glyphs and non-zero moves.
+
+    Marked content (/Span ... BDC, EMC) is left out, and so are TJ boundaries: what remains is
+    which glyph is drawn where.
+    """
+    out = []
+    for line in _contents(pdf).splitlines():
+        if line.endswith("TJ"):
+            for hexes, number in re.findall(r"<([0-9a-f]*)>|(-?[0-9.]+)", line):
+                if hexes:
+                    out += [hexes[i:i + 4] for i in range(0, len(hexes), 4)]
+                elif number and float(number):
+                    out.append(f"{float(number):.3f}")
+        elif line not in ("/Span", "BDC", "EMC") and "ActualText" not in line and "MCID" not in line:
+            out.append(line)
+    return out
+
+
+@pytest.mark.render
+def test_actual_text_draws_the_same_glyphs_in_the_same_places(monkeypatch):
+    """Apart from the spans, the patched drawing writes WeasyPrint 70's own glyphs and moves (Korean
+    word joiners, kerning, Latin, Indic clusters)."""
+    from weasyprint.draw import text as wp_text
+
+    from generator.render import actualtext
+    from generator.render.pdf import html_to_pdf
+    from generator.render.script import for_print
+
+    html = for_print(
+        '<!DOCTYPE html><html lang="ko"><head><title>t</title></head><body>'
+        '<p>판돈을 칩 2개로 정하고 하는 판에서, Tariq가 가장 낮은 합계로 노크해요. AVATAR 12.</p>'
+        '<p lang="bn" style="font-family: \'Noto Sans Bengali\'">টেবিল নম্বর কৌশল পৌঁছায় স্কোর ২১</p>'
+        '<p lang="hi" style="font-family: \'Noto Sans Devanagari\'">खिलाड़ियों की बारी, आख़िरी पत्ता</p>'
+        '</body></html>', "ko")
+    patched, _ = html_to_pdf(html, "a4", "t")
+    monkeypatch.setattr(wp_text, "draw_first_line", actualtext._original_draw_first_line)
+    shipped, _ = html_to_pdf(html, "a4", "t")
+    assert "ActualText" in _contents(patched) and "ActualText" not in _contents(shipped)
+    assert _glyph_stream(patched) == _glyph_stream(shipped)
+
+
 def test_actualtext_refuses_other_weasyprint_versions():
     """The patch mirrors WeasyPrint 70.0's drawing code: any other version fails at import, loudly."""
     code = ("import weasyprint; weasyprint.__version__ = '71.0'\n"

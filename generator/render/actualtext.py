@@ -173,7 +173,7 @@ class _TJ(list):
                 out.append(item if hex_open else "<" + item)
                 hex_open = True
             else:
-                out.append(f">{item}" if hex_open else f"{item}")
+                out.append(f">{item}" if hex_open else f" {item}")  # two numbers need a space between
                 hex_open = False
         self.stream.show_text("".join(out) + (">" if hex_open else ""))
         self.clear()
