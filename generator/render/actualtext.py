@@ -82,15 +82,16 @@ def _glyph_text(font, glyph_id: int, text: str, last: bool, alone: bool) -> str:
     return text if last else ""
 
 
-def _color_fonts(stream, runs) -> bool:
-    """Whether any run of the line uses a colour font (its glyphs are drawn as images)."""
+def _line_fonts(stream, runs) -> dict:
+    """The PDF font and size of each Pango font of the line (added to the stream once per line)."""
+    fonts = {}
     run = runs
     while run != ffi.NULL:
-        font, _ = stream.add_font(run.data.item.analysis.font)
-        if font.svg or font.png or font.colr:
-            return True
+        pango_font = run.data.item.analysis.font
+        if pango_font not in fonts:
+            fonts[pango_font] = stream.add_font(pango_font)
         run = run.next
-    return False
+    return fonts
 
 
 def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
@@ -102,7 +103,8 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
     layout = textbox.pango_layout
     pango.pango_layout_set_single_paragraph_mode(layout.layout, True)
     first_line, _index = layout.get_first_line()
-    if _color_fonts(stream, first_line.runs[0]):
+    fonts = _line_fonts(stream, first_line.runs[0])
+    if any(font.svg or font.png or font.colr for font, _size in fonts.values()):
         return _original_draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix)
 
     stream.set_text_matrix(*matrix.values)
@@ -121,7 +123,7 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
         pango_font = glyph_item.item.analysis.font
         if pango_font != previous_pango_font:
             previous_pango_font = pango_font
-            font, font_size = stream.add_font(pango_font)
+            font, font_size = fonts[pango_font]
             # Workaround for https://gitlab.gnome.org/GNOME/pango/-/issues/530 (as WeasyPrint does).
             if pango.pango_version() < 14802:
                 font_size = textbox.style["font_size"]
