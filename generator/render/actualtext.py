@@ -13,7 +13,12 @@ No ToUnicode map can express either. The PDF answer (ISO 32000-1, 14.9.4) is mar
 an /ActualText property around the glyphs: `/Span <</ActualText <FEFF...>>> BDC ... EMC`. This
 module draws a line exactly as WeasyPrint does and wraps each cluster whose glyphs do not map back
 to exactly its text in such a span. Clusters that map back are written as before, so Latin text
-costs nothing; the ToUnicode map stays as the fallback for readers that ignore ActualText.
+costs nothing; the ToUnicode map stays as the fallback for readers that ignore ActualText. That map
+is made a little better too: a glyph first seen in a cluster of several glyphs says the one letter
+the font's cmap draws with it, where there is one (PDFium ignores a span whose text it cannot
+relate to the glyphs, and reads a glyph mapped to nothing as its glyph number). Measured on the
+rulebooks: Hindi, Nepali and Bengali words found in extracted text went from 50-86 % to 100 %
+with poppler and PDFium, for a few per cent more bytes.
 
 `install()` replaces `weasyprint.draw.text.draw_first_line` (also used for SVG text). Lines drawn
 with an ellipsis, and lines in colour (emoji) fonts, are left to WeasyPrint's own function.
