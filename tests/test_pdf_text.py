@@ -185,6 +185,36 @@ def test_actual_text_draws_the_same_glyphs_in_the_same_places(monkeypatch):
     assert _glyph_stream(patched) == _glyph_stream(shipped)
 
 
+def _struct_texts(pdf: bytes, tmp_path: Path) -> list[str]:
+    """The text poppler reads through the structure tree, element by element, in order."""
+    path = tmp_path / "s.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(["pdfinfo", "-struct-text", str(path)], capture_output=True, text=True, check=True).stdout
+    return [line.strip() for line in out.splitlines() if line.strip().startswith('"')]
+
+
+@pytest.mark.render
+def test_folded_structure_reads_the_same_text(full_build, tmp_path, monkeypatch):
+    """Bare text spans folded into their parents: fewer structure elements, the same text, element by element."""
+    import weasyprint.pdf as wp
+
+    from generator.render import pdftags
+    from generator.render.pdf import html_to_pdf
+
+    html = (full_build / "bn" / "stop-the-bus" / "rulebook.html").read_text(encoding="utf-8")
+    folded, _ = html_to_pdf(html, "a4", "t")
+    monkeypatch.setattr(wp, "add_tags", pdftags._original_add_tags)
+    plain, _ = html_to_pdf(html, "a4", "t")
+    texts = _struct_texts(folded, tmp_path)
+    assert len(texts) > 100 and texts == _struct_texts(plain, tmp_path)
+    assert len(folded) < len(plain)
+    _, objects = _pdf_objects(tmp_path / "s.pdf")  # the plain one, written last
+    plain_elements = sum(o.get("/Type") == "/StructElem" for o in objects)
+    (tmp_path / "f.pdf").write_bytes(folded)
+    _, objects = _pdf_objects(tmp_path / "f.pdf")
+    assert sum(o.get("/Type") == "/StructElem" for o in objects) < 0.8 * plain_elements
+
+
 def test_actualtext_refuses_other_weasyprint_versions():
     """The patch mirrors WeasyPrint 70.0's drawing code: any other version fails at import, loudly."""
     code = ("import weasyprint; weasyprint.__version__ = '71.0'\n"
