@@ -71,13 +71,17 @@ docs = render_html(prep, opts)
 extra = print_stylesheets(prep, docs)
 fc = FontConfiguration()
 sizes = {p: CSS(string="@page { size: %s; }" % p, font_config=fc) for p in ("A4", "letter")}
-plain = (wp_text.draw_first_line, wp_tags._build_box_tree)
-patched = (actualtext.draw_first_line, pdftags._build_box_tree)
+import weasyprint.pdf as wp_pdf
+plain = (wp_text.draw_first_line, wp_tags._build_box_tree, wp_pdf.add_tags)
+patched = (actualtext.draw_first_line, pdftags._build_box_tree, pdftags.add_tags)
 def render(html, sheets, changed):
-    wp_text.draw_first_line, wp_tags._build_box_tree = patched if changed else plain
-    t = time.perf_counter()
-    data = HTML(string=html, base_url="templates/").write_pdf(stylesheets=sheets, font_config=fc, pdf_tags=changed)
-    return time.perf_counter() - t, data
+    wp_text.draw_first_line, wp_tags._build_box_tree, wp_pdf.add_tags = patched if changed else plain
+    best = None
+    for _ in range(2):  # the better of two: other processes on a shared machine add noise, not work
+        t = time.perf_counter()
+        data = HTML(string=html, base_url="templates/").write_pdf(stylesheets=sheets, font_config=fc, pdf_tags=changed)
+        best = min(best or 9e9, time.perf_counter() - t)
+    return best, data
 out = {"total": 0.0, "changed": 0.0, "bytes": 0, "changed_bytes": 0, "per_locale": {}, "by_locale": {}}
 for i, (key, html) in enumerate(sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0])))):
     game, loc, kind, table = key
