@@ -143,7 +143,7 @@ def _fidelity_rows(out: Path, entries: list[dict]) -> list[tuple[str, str]]:
 
 
 def _percents(scores) -> str:
-    return ", ".join(f"{loc} {scores[loc].percent:.2f} %" for loc in LOCALES if loc in scores)
+    return ", ".join(f"{loc} {scores[loc].percent:.2f} %" for loc in discover_locales() if loc in scores)
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -306,7 +306,7 @@ def main() -> None:
                      f"{weasy['changed']:.1f} s ({(weasy['changed'] / pure - 1) * 100:+.1f} % time), "
                      f"{weasy['changed_bytes'] / 1024:.0f} KB of PDF against {weasy['bytes'] / 1024:.0f} KB "
                      f"({(weasy['changed_bytes'] / weasy['bytes'] - 1) * 100:+.1f} % bytes)"))
-        for loc in LOCALES:
+        for loc in discover_locales():
             t0, t1, b0, b1 = weasy["by_locale"][loc]
             rows.append((f"    {loc}", f"{(t1 / t0 - 1) * 100:+.1f} % time, {(b1 / b0 - 1) * 100:+.1f} % bytes"))
         site = stages[1].get("site", 0.0)

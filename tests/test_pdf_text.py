@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from generator import LOCALES, fidelity
+from generator import fidelity
+from generator.i18n import discover_locales
 
 from .conftest import manifest
 
 MINIMUM = 99.9
+LOCALES = discover_locales()
 
 
 @pytest.fixture(scope="module")
