@@ -44,7 +44,7 @@ def _pdf_objects(path: Path):
 
 def test_every_pdf_is_tagged_with_language_and_title(full_build, entries):
     pdfs = [e for e in entries if e["format"] == "pdf"]
-    assert len(pdfs) == 108
+    assert len(pdfs) >= 108  # 9 documents in 6 locales and 2 papers, and whatever kinds come later
     for e in pdfs:
         info = subprocess.run(["pdfinfo", str(full_build / e["path"])], capture_output=True, text=True, check=True).stdout
         assert re.search(r"^Tagged:\s+yes$", info, re.M), e["path"]
