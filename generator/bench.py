@@ -47,13 +47,22 @@ def _cli(project: Path, *args: str) -> tuple[float, int, str]:
     return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.stdout
 
 
-def _pure_weasyprint(project: Path) -> tuple[float, dict[str, float]]:
-    """Time WeasyPrint alone on the same HTML documents the build renders (one process, one FontConfiguration)."""
+def _pure_weasyprint(project: Path) -> dict:
+    """WeasyPrint alone on the same HTML documents the build renders (one process, one FontConfiguration).
+
+    Each document is rendered twice, in turn: by WeasyPrint as it ships, and with this project's
+    changes to its output (ActualText spans, tagged structure with alt text, render/actualtext.py and
+    render/pdftags.py), so the time and bytes those cost are measured on identical input.
+    """
     code = r'''
 import json, sys, time
+from pathlib import Path
 from weasyprint import CSS, HTML
+from weasyprint.draw import text as wp_text
+from weasyprint.pdf import tags as wp_tags
 from weasyprint.text.fonts import FontConfiguration
 from generator.build import Options, prepare, print_stylesheets, render_html
+from generator.render import actualtext, pdftags
 from generator.render.script import for_print
 opts = Options()
 prep = prepare(opts)
@@ -62,25 +71,115 @@ docs = render_html(prep, opts)
 extra = print_stylesheets(prep, docs)
 fc = FontConfiguration()
 sizes = {p: CSS(string="@page { size: %s; }" % p, font_config=fc) for p in ("A4", "letter")}
-total, per_locale = 0.0, {}
-for key, html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
+import weasyprint.pdf as wp_pdf
+plain = (wp_text.draw_first_line, wp_tags._build_box_tree, wp_pdf.add_tags)
+patched = (actualtext.draw_first_line, pdftags._build_box_tree, pdftags.add_tags)
+def render(html, sheets, changed):
+    wp_text.draw_first_line, wp_tags._build_box_tree, wp_pdf.add_tags = patched if changed else plain
+    best = None
+    for _ in range(2):  # the better of two: other processes on a shared machine add noise, not work
+        t = time.perf_counter()
+        data = HTML(string=html, base_url="templates/").write_pdf(stylesheets=sheets, font_config=fc, pdf_tags=changed)
+        best = min(best or 9e9, time.perf_counter() - t)
+    return best, data
+out = {"total": 0.0, "changed": 0.0, "bytes": 0, "changed_bytes": 0, "per_locale": {}, "by_locale": {}}
+for i, (key, html) in enumerate(sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0])))):
     game, loc, kind, table = key
     html = for_print(html, loc)
     for paper in ("A4", "letter"):
-        t = time.perf_counter()
-        sheets = [sizes[paper]] + ([CSS(string=extra[key], font_config=fc)] if extra[key] else [])
-        HTML(string=html, base_url="templates/").write_pdf(stylesheets=sheets, font_config=fc)
-        dt = time.perf_counter() - t
-        total += dt
-        if kind == "rulebook" and paper == "A4":
-            per_locale.setdefault(loc, 0.0)
-            per_locale[loc] += dt
-print(json.dumps({"total": total, "per_locale": per_locale}))
+        sheets = [sizes[paper]] + ([CSS(string=extra[key], base_url="templates/", font_config=fc)] if extra[key] else [])
+        if i == 0 and paper == "A4":
+            render(html, sheets, False), render(html, sheets, True)  # warm up fonts and caches for both
+        order = (False, True) if i % 2 else (True, False)
+        for changed in order:
+            dt, data = render(html, sheets, changed)
+            size = len(data)
+            if not changed and paper == "A4":  # kept for the fidelity of WeasyPrint as it ships
+                stem = kind if table is None else "%s-table-%s" % (kind, table)
+                target = Path("shipped", loc, game, stem + "-a4.pdf")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+            out["changed" if changed else "total"] += dt
+            out["changed_bytes" if changed else "bytes"] += size
+            row = out["by_locale"].setdefault(loc, [0.0, 0.0, 0, 0])
+            row[changed] += dt
+            row[2 + changed] += size
+            if not changed and kind == "rulebook" and paper == "A4":
+                out["per_locale"][loc] = out["per_locale"].get(loc, 0.0) + dt
+print(json.dumps(out))
 '''
     env = {**os.environ, "PYTHONPATH": str(project)}
     r = subprocess.run([sys.executable, "-c", code], cwd=project, env=env, capture_output=True, text=True, check=True)
-    data = json.loads(r.stdout.strip().splitlines()[-1])
-    return data["total"], data["per_locale"]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def _fidelity_rows(out: Path, entries: list[dict]) -> list[tuple[str, str]]:
+    """Words of each HTML twin found in the PDFs' text, per locale, with poppler and PDFium; Chromium as the peer."""
+    from . import fidelity
+
+    rows = []
+    twin = lambda e: (out / e["path"]).read_text(encoding="utf-8")  # noqa: E731
+    engines = list(fidelity.ENGINES)
+    try:
+        import pypdfium2  # noqa: F401  (a test dependency)
+    except ImportError:
+        engines.remove("pdfium")
+        rows.append(("text fidelity, pdfium", "skipped: pypdfium2 is a test dependency (make setup-test)"))
+    for engine in engines:
+        scores = fidelity.by_locale(out, entries, engine)
+        rows.append((f"text fidelity, {engine}, our PDFs", _percents(scores)))
+        if (out.parent / "shipped").is_dir():
+            scores = fidelity.by_locale(out.parent / "shipped", peer_entries(entries), engine, html_for=twin)
+            rows.append((f"text fidelity, {engine}, WeasyPrint as shipped (before)", _percents(scores)))
+    try:
+        peer = _chromium_pdfs(out, entries)
+    except Exception as exc:  # the peer needs the test extras (playwright, Debian's chromium)
+        rows.append(("text fidelity, Chromium's print (peer)", f"skipped: {str(exc).splitlines()[0]}"))
+        return rows
+    for engine in engines:
+        scores = fidelity.by_locale(peer, peer_entries(entries), engine, html_for=twin)
+        rows.append((f"text fidelity, {engine}, Chromium's print (peer)", _percents(scores)))
+    return rows
+
+
+def _percents(scores) -> str:
+    return ", ".join(f"{loc} {scores[loc].percent:.2f} %" for loc in discover_locales() if loc in scores)
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+def peer_entries(entries: list[dict]) -> list[dict]:
+    """The manifest of Chromium's prints: one A4 PDF per HTML artifact, at the same relative path."""
+    out = []
+    for e in entries:
+        if e["format"] == "html":
+            out.append(e)
+            out.append({**e, "format": "pdf", "paper": "a4", "path": e["path"].removesuffix(".html") + "-a4.pdf"})
+    return out
+
+
+def _chromium_pdfs(out: Path, entries: list[dict]) -> Path:
+    """Headless Chromium prints every HTML artifact to A4 into out/../chromium-peer/ (same relative paths)."""
+    from playwright.sync_api import sync_playwright
+
+    peer = out.parent / "chromium-peer"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            for e in entries:
+                if e["format"] != "html":
+                    continue
+                target = peer / (e["path"].removesuffix(".html") + "-a4.pdf")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                page.goto((out / e["path"]).as_uri(), wait_until="load")
+                page.pdf(path=str(target), format="A4")
+        finally:
+            browser.close()
+    return peer
 
 
 def _change_french_string(project: Path, text: str = "Un stylo pour chaque joueur, et quelques-uns de rechange.") -> None:
@@ -200,8 +299,16 @@ def main() -> None:
         rows.append(("--jobs 2 / --jobs 1", f"{cold[2][0] / cold[1][0]:.2f}"))
         proj = cold[2][1]
         out = proj / "output"
-        pure, per_locale = _pure_weasyprint(proj)
+        weasy = _pure_weasyprint(proj)
+        pure, per_locale = weasy["total"], weasy["per_locale"]
         rows.append(("pure WeasyPrint, same documents, one process", f"{pure:.1f} s"))
+        rows.append(("  with ActualText and tags (issue 12)",
+                     f"{weasy['changed']:.1f} s ({(weasy['changed'] / pure - 1) * 100:+.1f} % time), "
+                     f"{weasy['changed_bytes'] / 1024:.0f} KB of PDF against {weasy['bytes'] / 1024:.0f} KB "
+                     f"({(weasy['changed_bytes'] / weasy['bytes'] - 1) * 100:+.1f} % bytes)"))
+        for loc in discover_locales():
+            t0, t1, b0, b1 = weasy["by_locale"][loc]
+            rows.append((f"    {loc}", f"{(t1 / t0 - 1) * 100:+.1f} % time, {(b1 / b0 - 1) * 100:+.1f} % bytes"))
         site = stages[1].get("site", 0.0)
         rows.append(("pipeline overhead over pure WeasyPrint (--jobs 1)",
                      f"{((cold[1][0] - site) / pure - 1) * 100:.1f} % for the same documents "
@@ -227,10 +334,11 @@ def main() -> None:
             size = sum((out / e["path"]).stat().st_size for e in pdfs)
             pages = sum(e["pages"] for e in pdfs)
             rows.append((f"PDF bytes per page, {loc}", f"{size / pages / 1024:.1f} KB ({pages} pages)"))
+        rows += _fidelity_rows(out, entries)
         rows.append(("peak memory of any build process (RSS)", f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB"))
         site = out / "site"
         if site.is_dir():
-            from .webfonts import set_bytes
+            from .fonts.web import set_bytes
 
             files = [p for p in site.rglob("*") if p.is_file()]
             pdf = sum(p.stat().st_size for p in files if p.suffix == ".pdf")

@@ -307,7 +307,7 @@ def is_full(opts: Options) -> bool:
 def print_stylesheets(prep: Prepared, docs: dict) -> dict:
     """The CSS WeasyPrint gets beside each document: page furniture, and the locale's cut-down fonts."""
     from .render.html import print_stylesheet
-    from .render.pdffonts import print_css as cut_fonts_css
+    from .fonts.pdf import print_css as cut_fonts_css
 
     fonts = {code: cut_fonts_css(tr.config.fonts, [h for k, h in docs.items() if k[1] == code])
              for code, tr in prep.translators.items()}

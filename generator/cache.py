@@ -60,8 +60,20 @@ def input_key(options: dict, games_dir: Path | None = None, locales_dir: Path | 
     return h.hexdigest()
 
 
+#: Our own code that changes a PDF's bytes for the same HTML (WeasyPrint patches, render options).
+_PDF_CODE = ("render/pdf.py", "render/actualtext.py", "render/pdftags.py")
+
+
+@lru_cache(maxsize=1)
+def _pdf_code_key() -> str:
+    h = hashlib.sha256()
+    for rel in _PDF_CODE:
+        h.update(hashlib.sha256((PACKAGE_DIR / rel).read_bytes()).digest())
+    return h.hexdigest()
+
+
 def pdf_key(html: str, paper: str) -> str:
-    return hashlib.sha256(f"{environment_key()}\n{paper}\n".encode() + html.encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"{environment_key()}\n{_pdf_code_key()}\n{paper}\n".encode() + html.encode("utf-8")).hexdigest()
 
 
 class PdfCache:

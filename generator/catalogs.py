@@ -20,6 +20,7 @@ from .model import load_model, translatable_units
 from .output import atomic_write
 from .paths import PROJECT_DIR, TEMPLATES_DIR, require_checkout
 from .render.html import CATEGORY_NAMES
+from .render.names import COMMENTS as NAME_COMMENTS
 from .yamlsource import display_path, read_text
 
 #: Fixed header dates keep catalogs stable in version control.
@@ -69,6 +70,8 @@ def template_catalog() -> Catalog:
         cat.add(title, locations=[("generator/render/sheets.py", 1)], auto_comments=["Title of a printed document"])
     for name in CATEGORY_NAMES.values():
         cat.add(name, locations=[("generator/render/html.py", 1)], auto_comments=["Stop the Bus hand category"])
+    for msgid, comment in NAME_COMMENTS.items():
+        cat.add(msgid, locations=[("generator/render/names.py", 1)], auto_comments=[comment])
     return cat
 
 

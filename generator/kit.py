@@ -207,8 +207,8 @@ def kit_document(opts: KitOptions) -> KitDocument:
 
 def make_kit(opts: KitOptions) -> Kit:
     """The kit's HTML and its PDF, in memory; the PDF must have the pages the contents promise."""
+    from .fonts.pdf import print_css
     from .render.pdf import RenderError, html_to_pdf
-    from .render.pdffonts import print_css
     from .render.script import for_print
 
     doc = kit_document(opts)

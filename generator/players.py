@@ -71,7 +71,7 @@ def check_glyphs(players: list[Player], code: str, fonts: tuple[str, ...]) -> No
 
 def _coverage(fonts: tuple[str, ...]) -> list[frozenset[str]]:
     """The characters of each installed font of the locale (fonts are found as the PDFs find them)."""
-    from .webfonts import cmap, find_font
+    from .fonts.choice import cmap, find_font
 
     faces = [find_font(family, 400) for family in fonts]
     return [cmap(face) for face in faces if face is not None]

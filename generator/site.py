@@ -11,7 +11,8 @@ from babel.core import get_global
 from babel.units import format_unit
 from markupsafe import Markup
 
-from . import GAMES, webfonts
+from . import GAMES
+from .fonts import web as webfonts
 from .errors import CheckFailed
 from .i18n import DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, babel_locale, discover_locales, fallback_problems
 from .render.html import SectionView, environment, locale_globals, model_text

@@ -14,6 +14,7 @@ from ..paths import CACHE_DIR, TEMPLATES_DIR
 from ..engine.cards import parse_cards
 from ..i18n import COMMON_DOMAIN, Translator
 from .markdown import render_prose
+from .names import card_name, die_name
 
 PAGE_COUNTER = {"latn": "decimal", "deva": "devanagari", "beng": "bengali"}
 CATEGORY_NAMES = {
@@ -136,6 +137,8 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
         "tr": tr, "_": gettext, "_attr": gettext_attr, "ngettext": ngettext, "category_name": category_name,
         "table_label": lambda index, count: table_label(tr, index, count),
         "player": lambda name: player_name(tr, name),
+        "card_name": lambda card: card_name(tr, card),
+        "die_name": lambda number, scores=False: die_name(tr, number, scores),
         # Font names are checked to be plain words (i18n.load_locale_config), so this is safe CSS.
         "font_stack": Markup(", ".join(f'"{f}"' for f in tr.config.fonts) + ", sans-serif"),
         "page_counter": PAGE_COUNTER[tr.config.digits],

@@ -13,7 +13,7 @@ from ..errors import RulesheetsError
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 #: Where documents may load resources from: nothing outside the project's own templates.
-ALLOWED_ROOTS = (TEMPLATES_DIR, CACHE_DIR / "pdf-fonts")
+ALLOWED_ROOTS = (TEMPLATES_DIR, CACHE_DIR / "fonts")
 
 
 class RenderError(RulesheetsError):
@@ -30,6 +30,10 @@ def _fonts():
     if _font_config is None:
         from weasyprint.text.fonts import FontConfiguration
 
+        from . import actualtext, pdftags
+
+        actualtext.install()  # Indic clusters extract as their own text (search, copy, screen readers)
+        pdftags.install()  # drawn cards read by their names
         _font_config = FontConfiguration()
     return _font_config
 
@@ -87,7 +91,7 @@ def _watch():
 def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[bytes, int]:
     """Render one HTML document on one paper size; returns the PDF bytes and its page count.
 
-    `print_css` is extra CSS for the PDF only (the locale's cut-down fonts, see pdffonts).
+    `print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
     """
     from weasyprint import CSS, HTML
 
@@ -96,11 +100,13 @@ def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[
     sheets = [CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=_fonts())]
     with _watch() as watcher:
         if print_css:
-            sheets.append(CSS(string=print_css, url_fetcher=fetcher, font_config=_fonts()))
+            sheets.append(CSS(string=print_css, base_url=base_url, url_fetcher=fetcher, font_config=_fonts()))
         doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
             stylesheets=sheets, font_config=_fonts(), presentational_hints=False)
         out = io.BytesIO()
-        doc.write_pdf(out, pdf_identifier=b"rulesheets" + name.encode()[:16])
+        # Tagged: headings, lists, tables and figures with alt text reach screen readers, the language
+        # and the title (shown in the title bar) come from <html lang> and <title>.
+        doc.write_pdf(out, pdf_identifier=b"rulesheets" + name.encode()[:16], pdf_tags=True)
     if watcher.refused:
         raise RenderError(f"{name}: {watcher.refused[0]}")
     if watcher.missing:

@@ -2,52 +2,25 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
-import io
-import json
 import re
-import shutil
-import subprocess
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
-import fontTools
-from fontTools import subset
-from fontTools.ttLib import TTFont
+from ..errors import CheckFailed, Problem
+from . import subset
+from .choice import WEIGHTS, FontFile, cmap, find_font
 
-from . import cache
-from .paths import CACHE_DIR as _CACHE
-from .errors import CheckFailed, Problem
-
-#: Every subset carries this head.modified (2026-01-01 in seconds since 1904): without it fontTools
-#: would stamp the build time and two builds would differ byte for byte.
-FIXED_TIMESTAMP = int((dt.datetime(2026, 1, 1) - dt.datetime(1904, 1, 1)).total_seconds())
 #: The limit the issue sets for one locale's fonts; bold faces are added only while they fit.
 BUDGET = 150_000
-#: Subsets of earlier builds, by face and characters; bump CACHE_VERSION when the options change.
-CACHE_DIR = _CACHE / "webfonts"
-CACHE_VERSION = 1
+#: Cut web fonts live beside the PDF cuts, by content key.
+CACHE_DIR = subset.CACHE_DIR
 #: Always in a subset, whatever the pages hold: numbers and Latin words arrive with later edits.
 BASIC = frozenset(chr(c) for c in range(0x20, 0x7F))
-WEIGHTS = {400: "", 700: ":bold"}
-#: Name records kept: the usual ones plus 13/14 (licence text and URL), which the OFL wants to travel with the font.
-NAME_IDS = (0, 1, 2, 3, 4, 5, 6, 13, 14)
 _SKIP_TEXT = {"head", "title", "style", "script", "template"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-
-
-@dataclass(frozen=True)
-class FontFile:
-    """One installed face: the file fontconfig picks for a family and weight (index into a .ttc)."""
-
-    family: str
-    weight: int
-    path: Path
-    index: int
 
 
 @dataclass(frozen=True)
@@ -59,30 +32,6 @@ class WebFont:
     filename: str
     chars: frozenset[str]
     data: bytes
-
-
-@lru_cache(maxsize=None)
-def find_font(family: str, weight: int = 400) -> FontFile | None:
-    """The file fontconfig uses for family at weight, or None when it would substitute another family."""
-    if not shutil.which("fc-match"):
-        return None
-    out = subprocess.run(["fc-match", "-f", "%{file}\n%{index}\n%{family}\n%{weight}",
-                          f"{family}{WEIGHTS[weight]}"], capture_output=True, text=True, check=False).stdout
-    lines = out.split("\n")
-    if len(lines) < 4 or family not in [f.strip() for f in lines[2].split(",")]:
-        return None
-    # fontconfig weights: 80 regular, 200 bold. A family without a bold file answers with its regular one
-    # (a variable font answers with a range such as "[0 210]": we cut static instances only).
-    if weight == 700 and not re.fullmatch(r"\d+(\.\d+)?", lines[3]) or weight == 700 and float(lines[3]) < 200:
-        return None
-    return FontFile(family, weight, Path(lines[0]), int(lines[1] or 0))
-
-
-@lru_cache(maxsize=None)
-def cmap(font: FontFile) -> frozenset[str]:
-    """Characters the face has glyphs for (cached: the CJK collection takes a second to read)."""
-    with TTFont(font.path, fontNumber=font.index, lazy=True) as tt:
-        return frozenset(chr(c) for c in tt.getBestCmap())
 
 
 class _TextByStack(HTMLParser):
@@ -172,57 +121,18 @@ def _filename(family: str, weight: int, data: bytes) -> str:
     return f"{slug(family)}-{weight}-{hashlib.sha256(data).hexdigest()[:10]}.woff2"
 
 
-def _options(flavor: str | None) -> subset.Options:
-    opts = subset.Options()
-    opts.flavor = flavor
-    # Hints matter little on screens at text sizes and cost a third of the bytes; desubroutinized
-    # CFF (the CJK face) compresses better under Brotli.
-    opts.hinting = False
-    opts.desubroutinize = True
-    opts.name_IDs = list(NAME_IDS)
-    # '*' keeps locl (Nepali digit and letter forms under lang="ne") and every Indic shaping feature.
-    opts.layout_features = ["*"]
-    opts.notdef_outline = True
-    # FontForge's FFTM table is nothing but timestamps.
-    opts.drop_tables = [*opts.drop_tables, "FFTM"]
-    return opts
-
-
-def _subset(source, font_number: int, chars: frozenset[str], flavor: str | None) -> bytes:
-    with TTFont(source, fontNumber=font_number, recalcTimestamp=False, lazy=True) as tt:
-        sub = subset.Subsetter(_options(flavor))
-        sub.populate(unicodes=sorted(ord(c) for c in chars))
-        sub.subset(tt)
-        tt["head"].modified = FIXED_TIMESTAMP
-        tt.flavor = flavor
-        buf = io.BytesIO()
-        tt.save(buf, reorderTables=True)
-    return buf.getvalue()
-
-
 def subset_woff2(face: FontFile, chars: frozenset[str]) -> bytes:
-    """One WOFF2 subset straight from the installed file (what the two-step path must reproduce)."""
-    return _subset(face.path, face.index, chars, "woff2")
+    """One WOFF2 subset straight from the installed file, without the cache."""
+    return subset.woff2(face, chars)
 
 
-def _subset_face(face: FontFile, charsets: list[frozenset[str]]) -> list[bytes]:
-    """WOFF2 subsets of one face for several character sets (one worker's job).
-
-    Reading the CJK collection or Noto Sans' layout tables takes seconds, so the face is read once,
-    cut down to the union of the sets, and each WOFF2 is cut from that small font.
-    """
-    if len(charsets) == 1:
-        return [subset_woff2(face, charsets[0])]
-    union = frozenset().union(*charsets)
-    small = _subset(face.path, face.index, union, None)
-    return [_subset(io.BytesIO(small), 0, chars, "woff2") for chars in charsets]
-
-
-def _cache_key(face: FontFile, chars: frozenset[str]) -> str:
-    st = face.path.stat()
-    ident = [CACHE_VERSION, fontTools.version, str(face.path), face.index, st.st_size, st.st_mtime_ns,
-             "".join(sorted(chars))]
-    return hashlib.sha256(json.dumps(ident).encode("utf-8")).hexdigest()
+def _woff2_files(face: FontFile, charsets: list[frozenset[str]], cache_dir: Path | None) -> list[bytes]:
+    """WOFF2 subsets of one face for several character sets (one worker's job), through the cache."""
+    out = []
+    for chars in charsets:
+        made = subset.cached(face, chars, "woff2", cache_dir)
+        out.append(made.read_bytes() if isinstance(made, Path) else made)
+    return out
 
 
 def make_subsets(plans: dict[str, dict[str, frozenset[str]]], jobs: int = 1,
@@ -239,39 +149,32 @@ def make_subsets(plans: dict[str, dict[str, frozenset[str]]], jobs: int = 1,
                 face = find_font(family, weight)
                 if face is not None:
                     wanted.setdefault(face, set()).add(chars)
-    done: dict[tuple[str, int, frozenset[str]], bytes] = {}
-    todo: list[tuple[FontFile, list[frozenset[str]]]] = []
-    for face, charsets in wanted.items():
-        missing = []
-        for chars in sorted(charsets, key=lambda c: "".join(sorted(c))):
-            cached = cache.read_checked(cache_dir / f"{_cache_key(face, chars)}.woff2") if cache_dir else None
-            if cached is not None:
-                done[(face.family, face.weight, chars)] = cached
-            else:
-                missing.append(chars)
-        if missing:
-            todo.append((face, missing))
+    jobs_list = [(face, sorted(charsets, key=lambda c: "".join(sorted(c)))) for face, charsets in wanted.items()]
     # Biggest jobs first (the CJK faces), so no worker is left alone with one at the end.
-    todo.sort(key=lambda job: -len(frozenset().union(*job[1])))
-    if jobs > 1 and len(todo) > 1:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
-            results = list(pool.map(_subset_face, [f for f, _ in todo], [c for _, c in todo]))
+    jobs_list.sort(key=lambda job: -len(frozenset().union(*job[1])))
+    if jobs > 1 and len(jobs_list) > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(jobs_list))) as pool:
+            results = list(pool.map(_woff2_files, [f for f, _ in jobs_list], [c for _, c in jobs_list],
+                                    [cache_dir] * len(jobs_list)))
     else:
-        results = [_subset_face(face, charsets) for face, charsets in todo]
-    for (face, charsets), datas in zip(todo, results):
+        results = [_woff2_files(face, charsets, cache_dir) for face, charsets in jobs_list]
+    done: dict[tuple[str, int, frozenset[str]], bytes] = {}
+    for (face, charsets), datas in zip(jobs_list, results):
         for chars, data in zip(charsets, datas):
             done[(face.family, face.weight, chars)] = data
-            if cache_dir is not None:
-                cache.write_checked(cache_dir / f"{_cache_key(face, chars)}.woff2", data)
     return done
 
 
 def prune_cache(subsets: dict[tuple[str, int, frozenset[str]], bytes], cache_dir: Path | None) -> None:
-    """Forget cached subsets this build did not use (called after a build of every locale)."""
+    """Forget cached web subsets this build did not use (called after a build of every locale).
+
+    Only .woff2 files: the PDF cuts in the same folder belong to the PDFs.
+    """
     if cache_dir is None or not cache_dir.is_dir():
         return
-    keep = {f"{_cache_key(find_font(family, weight), chars)}.woff2" for family, weight, chars in subsets}
-    for path in cache_dir.iterdir():
+    keep = {f"{subset.cache_key(find_font(family, weight), chars, 'woff2')[:32]}.woff2"
+            for family, weight, chars in subsets}
+    for path in cache_dir.glob("*.woff2*"):  # with their .sha256 check files
         if path.name.removesuffix(".sha256") not in keep:
             path.unlink(missing_ok=True)
 
@@ -285,7 +188,9 @@ def plan_set(name: str, pages: list[str], stacks: dict[str, tuple[str, ...]], ma
             # `text-transform: uppercase` (kickers, labels) draws capitals the text itself lacks: è -> È.
             text.setdefault(stack, set()).update(chars, *(c.upper() for c in chars))
     text.setdefault(stacks[main_lang], set()).update(BASIC | set(extra))
-    return {family: frozenset(chars) for family, chars in assign(text, f"site/fonts/{name}").items()}
+    # What the shaper needs besides the text: the decompositions it normalises to (ৌ -> ে + ৗ), where the face has them.
+    return {family: frozenset(c for c in subset.decompositions(chars) if c in chars or c in cmap(find_font(family)))
+            for family, chars in assign(text, f"site/fonts/{name}").items()}
 
 
 def choose_faces(plan: dict[str, frozenset[str]], subsets: dict) -> list[WebFont]:

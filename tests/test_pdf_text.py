@@ -1,0 +1,226 @@
+"""Faithful text in every script (issue 12): extractable, tagged, named PDFs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import fidelity
+from generator.i18n import discover_locales
+
+from .conftest import manifest
+
+MINIMUM = 99.9
+LOCALES = discover_locales()
+
+
+@pytest.fixture(scope="module")
+def entries(full_build: Path) -> list[dict]:
+    return manifest(full_build)
+
+
+@pytest.mark.parametrize("engine", fidelity.ENGINES)
+def test_pdf_text_matches_its_html_twin(full_build, entries, engine):
+    """Words of each HTML twin found in the text poppler (pdftotext) and PDFium extract, per locale."""
+    scores = fidelity.by_locale(full_build, entries, engine)
+    assert set(scores) == set(LOCALES)
+    report = ", ".join(f"{loc} {f.percent:.2f} %" for loc, f in sorted(scores.items()))
+    print(f"{engine}: {report}")
+    low = {loc: (round(f.percent, 3), f.missing) for loc, f in scores.items() if f.percent < MINIMUM}
+    assert not low, f"{engine} extracts under {MINIMUM} % of the words: {low}"
+
+
+def _pdf_objects(path: Path):
+    import pypdf
+
+    reader = pypdf.PdfReader(path)
+    return reader, [o for o in (reader.get_object(i) for i in range(1, reader.trailer["/Size"]))
+                    if isinstance(o, dict)]
+
+
+def test_every_pdf_is_tagged_with_language_and_title(full_build, entries):
+    pdfs = [e for e in entries if e["format"] == "pdf"]
+    assert len(pdfs) >= 108  # 9 documents in 6 locales and 2 papers, and whatever kinds come later
+    for e in pdfs:
+        info = subprocess.run(["pdfinfo", str(full_build / e["path"])], capture_output=True, text=True, check=True).stdout
+        assert re.search(r"^Tagged:\s+yes$", info, re.M), e["path"]
+        assert re.search(r"^Title:\s+\S", info, re.M), e["path"]
+    for e in [p for p in pdfs if p["paper"] == "a4" and p["game"] == "bunco"]:
+        reader, _ = _pdf_objects(full_build / e["path"])
+        root = reader.trailer["/Root"]
+        assert root["/Lang"] == e["locale"], e["path"]
+        assert root["/ViewerPreferences"]["/DisplayDocTitle"] in (True, "true"), e["path"]
+
+
+def _structure_types(path: Path) -> list[str]:
+    _, objects = _pdf_objects(path)
+    return [o["/S"] for o in objects if o.get("/Type") == "/StructElem"]
+
+
+@pytest.mark.parametrize("locale", ["en", "bn"])
+def test_structure_has_headings_lists_and_table_headers(full_build, locale):
+    types = _structure_types(full_build / locale / "bunco" / "rulebook-a4.pdf")
+    for tag in ("/H1", "/H2", "/P", "/L", "/LI", "/Table", "/TH", "/TD", "/Figure"):
+        assert tag in types, tag
+
+
+def test_sheet_tables_have_headers_and_summaries(full_build):
+    for rel, summary in [("en/bunco/tally-sheet-a4.pdf", "Win or loss and Buncos for each round of each set"),
+                         ("en/bunco/scorepad-table-1-a4.pdf", "Points of both teams in each round of set 1, and the winner"),
+                         ("en/tonk/payout-sheet-a4.pdf", "Who pays whom for each way a hand ends, with 2 and with 3 players"),
+                         ("bn/bunco/scorepad-table-1-a4.pdf", "সেট ১-এর প্রতিটি রাউন্ডে দুই দলের পয়েন্ট, আর জয়ী দল")]:
+        _, objects = _pdf_objects(full_build / rel)
+        tables = [o for o in objects if o.get("/S") == "/Table"]
+        assert tables and all(t["/A"]["/Summary"] for t in tables), rel
+        assert summary in [t["/A"]["/Summary"] for t in tables], rel
+        assert any(o.get("/S") == "/TH" for o in objects), rel
+
+
+def _alt_texts(path: Path) -> list[str]:
+    _, objects = _pdf_objects(path)
+    return [str(o["/Alt"]) for o in objects if "/Alt" in o]
+
+
+@pytest.mark.parametrize("locale, rel, names", [
+    ("en", "stop-the-bus/rulebook", ["Queen of hearts", "King of hearts", "Ace of hearts", "2 of spades"]),
+    ("hi", "stop-the-bus/rulebook", ["पान की बेगम", "पान का बादशाह", "पान का इक्का", "हुकुम का 2"]),
+    ("bn", "stop-the-bus/rulebook", ["হরতনের বিবি", "হরতনের সাহেব", "ইস্কাপনের ২"]),
+    ("en", "bunco/rulebook", ["Die showing 2, the round number: it scores", "Die showing 5"]),
+    ("ko", "bunco/rulebook", ["주사위 눈 2, 라운드 숫자라서 점수가 나요"]),
+])
+def test_cards_and_dice_are_named_in_the_readers_language(full_build, locale, rel, names):
+    """PDF alternative text and HTML aria-label, in print and on the site."""
+    alts = _alt_texts(full_build / locale / f"{rel}-a4.pdf")
+    html = (full_build / locale / f"{rel}.html").read_text(encoding="utf-8")
+    site = (full_build / "site" / locale / rel.split("/")[0] / "index.html").read_text(encoding="utf-8")
+    for name in names:
+        assert name in alts, (name, sorted(set(alts))[:10])
+        assert f'aria-label="{name}"' in html, name
+        assert f'aria-label="{name}"' in site, name
+    assert not [a for a in alts if re.fullmatch(r"(10|[2-9JQKA])[SHDC]", a)], "no card is named by its code"
+
+
+def test_stop_the_bus_example_tables_have_header_rows(full_build):
+    for locale in LOCALES:
+        for path in (full_build / locale / "stop-the-bus" / "rulebook.html",
+                     full_build / "site" / locale / "stop-the-bus" / "index.html"):
+            html = path.read_text(encoding="utf-8")
+            tables = re.findall(r'<table class="hands">(.*?)</table>', html, re.S)
+            assert tables, path
+            for table in tables:
+                assert re.match(r"\s*<thead><tr>(<th scope=\"col\">[^<]+</th>){4}</tr></thead>", table), path
+
+
+@pytest.mark.render
+def test_actual_text_spans_only_where_glyphs_lose_their_text(tmp_path):
+    """Bengali words with pre-base vowels and conjuncts come back exactly; Latin text gets no spans."""
+    from generator.render.pdf import html_to_pdf
+
+    words = "টেবিল নম্বর কৌশল পৌঁছায় স্কোর"
+    html = (f'<!DOCTYPE html><html lang="bn"><head><title>t</title></head><body style="font-family: \'Noto Sans Bengali\'">'
+            f'<p>{words}</p><p lang="en" style="font-family: \'Noto Sans\'">Plain Latin text, office affinity.</p></body></html>')
+    data, _ = html_to_pdf(html, "a4", "t")
+    pdf = tmp_path / "t.pdf"
+    pdf.write_bytes(data)
+    assert fidelity.extract(pdf, "poppler").split() == words.split() + "Plain Latin text, office affinity.".split()
+    assert fidelity.words(fidelity.extract(pdf, "pdfium")) == fidelity.words(words + " Plain Latin text, office affinity.")
+    import pypdf
+
+    content = pypdf.PdfReader(pdf).pages[0].get_contents().get_data().decode("latin-1")
+    spans = re.findall(r"/ActualText <FEFF([0-9A-F]+)>", content)
+    texts = [bytes.fromhex(s).decode("utf-16-be") for s in spans]
+    assert texts and all(re.fullmatch(r"[\u0980-\u09ff]+", t) for t in texts), texts
+    assert "টে" in texts  # the vowel sign is drawn before its consonant
+
+
+def _contents(pdf: bytes) -> str:
+    import io
+
+    import pypdf
+
+    return "\n".join(page.get_contents().get_data().decode("latin-1") for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+
+
+def _glyph_stream(pdf: bytes) -> list[str]:
+    """Every page's drawing operations with the TJ arrays flattened to glyphs and non-zero moves.
+
+    Marked content (/Span ... BDC, EMC) is left out, and so are TJ boundaries: what remains is
+    which glyph is drawn where.
+    """
+    out = []
+    for line in _contents(pdf).splitlines():
+        if line.endswith("TJ"):
+            for hexes, number in re.findall(r"<([0-9a-f]*)>|(-?[0-9.]+)", line):
+                if hexes:
+                    out += [hexes[i:i + 4] for i in range(0, len(hexes), 4)]
+                elif number and float(number):
+                    out.append(f"{float(number):.3f}")
+        elif line not in ("/Span", "BDC", "EMC") and "ActualText" not in line and "MCID" not in line:
+            out.append(line)
+    return out
+
+
+@pytest.mark.render
+def test_actual_text_draws_the_same_glyphs_in_the_same_places(monkeypatch):
+    """Apart from the spans, the patched drawing writes WeasyPrint 70's own glyphs and moves (Korean
+    word joiners, kerning, Latin, Indic clusters)."""
+    from weasyprint.draw import text as wp_text
+
+    from generator.render import actualtext
+    from generator.render.pdf import html_to_pdf
+    from generator.render.script import for_print
+
+    html = for_print(
+        '<!DOCTYPE html><html lang="ko"><head><title>t</title></head><body>'
+        '<p>판돈을 칩 2개로 정하고 하는 판에서, Tariq가 가장 낮은 합계로 노크해요. AVATAR 12.</p>'
+        '<p lang="bn" style="font-family: \'Noto Sans Bengali\'">টেবিল নম্বর কৌশল পৌঁছায় স্কোর ২১</p>'
+        '<p lang="hi" style="font-family: \'Noto Sans Devanagari\'">खिलाड़ियों की बारी, आख़िरी पत्ता</p>'
+        '</body></html>', "ko")
+    patched, _ = html_to_pdf(html, "a4", "t")
+    monkeypatch.setattr(wp_text, "draw_first_line", actualtext._original_draw_first_line)
+    shipped, _ = html_to_pdf(html, "a4", "t")
+    assert "ActualText" in _contents(patched) and "ActualText" not in _contents(shipped)
+    assert _glyph_stream(patched) == _glyph_stream(shipped)
+
+
+def _struct_texts(pdf: bytes, tmp_path: Path) -> list[str]:
+    """The text poppler reads through the structure tree, element by element, in order."""
+    path = tmp_path / "s.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(["pdfinfo", "-struct-text", str(path)], capture_output=True, text=True, check=True).stdout
+    return [line.strip() for line in out.splitlines() if line.strip().startswith('"')]
+
+
+@pytest.mark.render
+def test_folded_structure_reads_the_same_text(full_build, tmp_path, monkeypatch):
+    """Bare text spans folded into their parents: fewer structure elements, the same text, element by element."""
+    import weasyprint.pdf as wp
+
+    from generator.render import pdftags
+    from generator.render.pdf import html_to_pdf
+
+    html = (full_build / "bn" / "stop-the-bus" / "rulebook.html").read_text(encoding="utf-8")
+    folded, _ = html_to_pdf(html, "a4", "t")
+    monkeypatch.setattr(wp, "add_tags", pdftags._original_add_tags)
+    plain, _ = html_to_pdf(html, "a4", "t")
+    texts = _struct_texts(folded, tmp_path)
+    assert len(texts) > 100 and texts == _struct_texts(plain, tmp_path)
+    assert len(folded) < len(plain)
+    _, objects = _pdf_objects(tmp_path / "s.pdf")  # the plain one, written last
+    plain_elements = sum(o.get("/Type") == "/StructElem" for o in objects)
+    (tmp_path / "f.pdf").write_bytes(folded)
+    _, objects = _pdf_objects(tmp_path / "f.pdf")
+    assert sum(o.get("/Type") == "/StructElem" for o in objects) < 0.8 * plain_elements
+
+
+def test_actualtext_refuses_other_weasyprint_versions():
+    """The patch mirrors WeasyPrint 70.0's drawing code: any other version fails at import, loudly."""
+    code = ("import weasyprint; weasyprint.__version__ = '71.0'\n"
+            "import generator.render.actualtext")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode != 0
+    assert "patches WeasyPrint 70.0's text drawing, but WeasyPrint 71.0 is installed" in r.stderr
