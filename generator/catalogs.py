@@ -21,6 +21,7 @@ from .output import atomic_write
 from .paths import PROJECT_DIR, TEMPLATES_DIR, require_checkout
 from .render.html import CATEGORY_NAMES
 from .yamlsource import display_path, read_text
+from .site import SITE_PLURALS, SITE_TEXT
 
 #: Fixed header dates keep catalogs stable in version control.
 _EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
@@ -69,6 +70,8 @@ def template_catalog() -> Catalog:
         cat.add(title, locations=[("generator/render/sheets.py", 1)], auto_comments=["Title of a printed document"])
     for name in CATEGORY_NAMES.values():
         cat.add(name, locations=[("generator/render/html.py", 1)], auto_comments=["Stop the Bus hand category"])
+    for text in SITE_TEXT + SITE_PLURALS:
+        cat.add(text, locations=[("generator/site.py", 1)], auto_comments=["Static site"])
     return cat
 
 
