@@ -279,15 +279,17 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
     carried = output.previous_artifacts(out, {e["path"] for e in entries})
     everything = entries + [e for e, _ in carried.values()]
     files.update({path: data for path, (_, data) in carried.items()})
-    if full:
+    # A build of some games, locales or kinds keeps the site of the last full build; without one
+    # (a new folder, or a site edited since), the site shows what this build has, if it has rulebooks.
+    kept_site = None if full else output.previous_folder(out, "site")
+    if kept_site is not None:
+        files.update(kept_site)
+    elif full or "rulebook" in opts.kinds:
         from .site import render_site  # imported only here: a one-sheet build has no use for the web fonts
 
         # The static site links to the PDFs, so it is made last, from the finished entries
         # (with the carried-over PDFs: a build of HTML only keeps the site's downloads).
         files.update(render_site(prep, docs, everything, opts, files=files))
-    else:
-        # A build of some games, locales or kinds keeps the site of the last full build (none in a new folder).
-        files.update(output.previous_folder(out, "site") or {})
     stage("site")
     output.write_output(out, output.shown(opts.out), files, everything, key=None if carried else key)
     if full and set(opts.papers) == set(PAPERS) and "pdf" in opts.formats:

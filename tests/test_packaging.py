@@ -79,7 +79,8 @@ def test_installed_wheel_builds_from_any_folder(wheel, tmp_path):
     assert (tmp_path / "xdg-cache/rulesheets/pdf").is_dir()  # the cache went to the user's cache folder
     installed = next((env_dir / "lib").glob("python3*/site-packages/generator"))
     assert not (installed / "output").exists() and not (installed.parent / ".cache").exists()
-    assert sorted(p.name for p in work.iterdir()) == ["output"]
+    # The output and its lock file (beside it, so one build at a time can write it): nothing else.
+    assert sorted(p.name for p in work.iterdir()) == [".output.lock", "output"]
 
     r = cli("i18n", "status")
     assert r.returncode == 0, r.stderr
