@@ -43,8 +43,9 @@ class Options:
     games_dir: Path | None = None
     locales_dir: Path | None = None
     sheets: SheetOptions = field(default_factory=SheetOptions)
-    #: Where the static site will be published; used for canonical links and the sitemap.
-    base_url: str = "https://example.org/rules/"
+    #: Where the static site will be published, for canonical links, Open Graph URLs and the sitemap;
+    #: empty: the site has relative links only and no sitemap.
+    base_url: str = ""
     cache_dir: Path | None = None
     #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
     house_rules: dict = field(default_factory=dict)
@@ -104,7 +105,7 @@ def validate_options(opts: Options) -> None:
     _choose(opts.formats, FORMATS, "format")
     _choose(opts.papers, PAPERS, "paper")
     opts.sheets.validate()
-    if not re.fullmatch(r"https?://[^\s\"'<>]+/", opts.base_url):
+    if opts.base_url and not re.fullmatch(r"https?://[^\s\"'<>]+/", opts.base_url):
         raise InputError(Problem("command line", None, f"--base-url must be an http(s) address ending in '/', got '{opts.base_url}'"))
 
 

@@ -22,6 +22,7 @@ from .paths import PROJECT_DIR, TEMPLATES_DIR, require_checkout
 from .render.html import CATEGORY_NAMES
 from .render.names import COMMENTS as NAME_COMMENTS
 from .yamlsource import display_path, read_text
+from .site import SITE_PLURALS, SITE_TEXT
 
 #: Fixed header dates keep catalogs stable in version control.
 _EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
@@ -72,6 +73,8 @@ def template_catalog() -> Catalog:
         cat.add(name, locations=[("generator/render/html.py", 1)], auto_comments=["Stop the Bus hand category"])
     for msgid, comment in NAME_COMMENTS.items():
         cat.add(msgid, locations=[("generator/render/names.py", 1)], auto_comments=[comment])
+    for text in SITE_TEXT + SITE_PLURALS:
+        cat.add(text, locations=[("generator/site.py", 1)], auto_comments=["Static site"])
     return cat
 
 

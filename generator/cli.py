@@ -79,8 +79,9 @@ def parser() -> argparse.ArgumentParser:
         sp.add_argument("--papers", nargs="+", metavar="PAPER", help="a4,letter (default: both)")
         sp.add_argument("--out", type=Path, default=None, help=out_help)
         sp.add_argument("--jobs", type=_positive, default=0, help="PDF worker processes (default: CPU count)")
-        sp.add_argument("--base-url", default="https://example.org/rules/",
-                        help="public address of the static site, for canonical links and sitemap.xml")
+        sp.add_argument("--base-url", default="",
+                        help="public address of the static site, for canonical links and sitemap.xml "
+                             "(default: none; the site links relatively and has no sitemap)")
 
     b = sub.add_parser("build", help="build every artifact into output/ (replaced atomically)")
     selection(b)
@@ -189,7 +190,7 @@ def _run(args) -> int:
         return _list_rules(args.game)
     if args.command == "kit":
         return _kit(args)
-    from .build import KINDS, Options, build, check
+    from .build import KINDS, Options, build, check, is_full
 
     games = _many(args.games, GAMES)
     locales = _many(args.locales, discover_locales())
@@ -227,6 +228,8 @@ def _run(args) -> int:
         print(f"built {report.built} PDFs, reused {report.reused}, failed 0: {len(report.artifacts)} artifacts "
               f"({made}) in {opts.out}, {report.seconds:.1f} s; manifest.json lists them")
         print("stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.stages.items()))
+        if not opts.base_url and is_full(opts):  # the site was made
+            print("site: no --base-url, so relative links only: no canonical, Open Graph URL or sitemap.xml")
     return 0
 
 

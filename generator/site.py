@@ -1,9 +1,10 @@
-"""Static rules site under output/site/: language chooser, one page per locale and game, sitemap, web fonts."""
+"""Static rules site under output/site/: language chooser, one page per locale and game, search, sitemap, web fonts."""
 
 from __future__ import annotations
 
 import os
 import posixpath
+import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape as xml_escape
 
@@ -15,15 +16,23 @@ from . import GAMES
 from .fonts import web as webfonts
 from .errors import CheckFailed
 from .i18n import DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, babel_locale, discover_locales, fallback_problems
+from .paths import TEMPLATES_DIR
+from .site_search import search_script
 from .render.html import SectionView, environment, locale_globals, model_text
 from .render.html import rulebook_sections as html_sections
 
 SITE = "site"
-DEFAULT_BASE_URL = "https://example.org/rules/"
+#: Files copied into the site as they are: the one script (search, language switch, suggestion) and the icon.
+STATIC_DIR = TEMPLATES_DIR / "site" / "static"
+STATIC_FILES = ("site.js", "favicon.svg")
 #: Fonts a class asks for whatever the language: mirrors `.card .suit` in templates/css/base.css.
 CLASS_FONTS = {"suit": ("DejaVu Sans",)}
 #: The language chooser's own font set (the locales' sets are named after the locale).
 CHOOSER = "index"
+#: Strings the site takes from another locale's catalog than the page's (a language's own words for
+#: itself); `rulesheets i18n extract` adds them to the common catalog.
+SITE_TEXT = ("draft translation", "The language of your browser")
+SITE_PLURALS = (("{count} section found", "{count} sections found"),)
 SHEET_ORDER = ("rulebook", "quick-reference", "tally-sheet", "scorepad", "payout-sheet", "hand-ranking")
 
 
@@ -65,8 +74,9 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     site needs one of each, and browsers keep Korean words whole with CSS where WeasyPrint needs
     no-wrap spans. PDFs are copied into the site (from `files`) so that site/ alone can be published.
     """
-    base_url = getattr(opts, "base_url", DEFAULT_BASE_URL)
-    base_url = base_url if base_url.endswith("/") else base_url + "/"
+    base_url = getattr(opts, "base_url", "") or ""
+    if base_url and not base_url.endswith("/"):
+        base_url += "/"
     every = discover_locales(getattr(opts, "locales_dir", None) or LOCALES_DIR)
     trs = {code: prep.translators[code] for code in every if code in prep.translators}
     games = [g for g in GAMES if g in prep.models]
@@ -78,9 +88,11 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     ctx = _Context(prep, trs, games, languages, downloads, base_url)
     pages["index.html"] = ctx.chooser()
     for code in trs:
-        pages[f"{code}/index.html"] = ctx.locale_index(code)
         for game in games:
             pages[f"{code}/{game}/index.html"] = ctx.game_page(code, game)
+        # The index comes after its games: search/<code>.js is made from the finished game pages.
+        pages[f"{code}/index.html"] = ctx.locale_index(code)
+    pages["404.html"] = ctx.not_found()
     if getattr(opts, "strict", False):
         # A site string shown in English fails --strict, as a rulebook string does.
         problems = fallback_problems(trs, since=misses_before, locales_dir=getattr(opts, "locales_dir", None))
@@ -89,25 +101,40 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
 
     stacks = font_stacks(trs)
     out.update(_web_fonts(pages, trs, stacks, getattr(opts, "jobs", 0) or os.cpu_count() or 1,
-                          full=set(trs) == set(every) and set(games) == set(GAMES)))
+                          full=set(trs) == set(every) and set(games) == set(GAMES),
+                          scripted={c: ctx.scripted_text(c) for c in trs}))
     css = environment().get_template("site/style.css.j2").render(stacks=stacks, font_stack=Markup("sans-serif"))
     out[f"{SITE}/style.css"] = css.encode("utf-8")
     for path, page in pages.items():
         out[f"{SITE}/{path}"] = page.html.encode("utf-8")
-    out[f"{SITE}/sitemap.xml"] = _sitemap(pages, base_url, ctx.lastmod).encode("utf-8")
-    out[f"{SITE}/robots.txt"] = f"User-agent: *\nAllow: /\n\nSitemap: {base_url}sitemap.xml\n".encode("utf-8")
+    for code, script in ctx.search_scripts.items():
+        out[f"{SITE}/search/{code}.js"] = script.encode("utf-8")
+    for name in STATIC_FILES:
+        out[f"{SITE}/{name}"] = (STATIC_DIR / name).read_bytes()
+    robots = "User-agent: *\nAllow: /\n"
+    if base_url:
+        # Without a public address there is nothing true to write: sitemaps need absolute URLs.
+        listed = {p: pg for p, pg in pages.items() if p != "404.html" and p.split("/")[0] not in ctx.drafts}
+        out[f"{SITE}/sitemap.xml"] = _sitemap(listed, base_url, ctx.lastmod).encode("utf-8")
+        robots += f"\nSitemap: {base_url}sitemap.xml\n"
+    out[f"{SITE}/robots.txt"] = robots.encode("utf-8")
     return dict(sorted(out.items()))
 
 
 def _web_fonts(pages: dict[str, Page], trs: dict[str, Translator], stacks: dict[str, tuple[str, ...]],
-               jobs: int, full: bool) -> dict[str, bytes]:
-    """fonts/<set>.css and the WOFF2 subsets it names, for the chooser and each locale."""
+               jobs: int, full: bool, scripted: dict[str, str]) -> dict[str, bytes]:
+    """fonts/<set>.css and the WOFF2 subsets it names, for the chooser and each locale.
+
+    `scripted` is text (per locale) its pages show that is in no page's text: what site.js writes into the
+    search results (counts, "nothing found"), and the search box's placeholder.
+    """
     plans = {}
     for font_set in [CHOOSER, *trs]:
         htmls = [p.html for p in pages.values() if p.font_set == font_set]
         main = pages["index.html"].lang if font_set == CHOOSER else font_set
         native = DIGITS[trs[main].config.digits]  # list numbers and later edits may use any digit
-        plans[font_set] = webfonts.plan_set(font_set, htmls, stacks, main, CLASS_FONTS, extra=native)
+        plans[font_set] = webfonts.plan_set(font_set, htmls, stacks, main, CLASS_FONTS,
+                                            extra=native + scripted.get(font_set, ""))
     subsets = webfonts.make_subsets(plans, jobs=jobs, cache_dir=webfonts.CACHE_DIR)
     if full:
         webfonts.prune_cache(subsets, webfonts.CACHE_DIR)  # a full build knows every subset still wanted
@@ -186,50 +213,97 @@ class _Context:
         self.lastmod = {g: prep.models[g].model.published.isoformat() for g in games}
         self.lastmod[None] = max(dates).isoformat() if dates else None
         self.x_default = SOURCE_LOCALE if SOURCE_LOCALE in trs else next(iter(trs))
+        #: Locales whose locale.toml says status = "draft": marked on every page, kept out of the sitemap.
+        self.drafts = {c for c, tr in trs.items() if getattr(tr.config, "status", "complete") == "draft"}
+        #: The rulebook pages of each locale (path under site/, html), the text search/<code>.js holds.
+        self.books: dict[str, list[tuple[str, str]]] = {c: [] for c in trs}
+        self.search_scripts: dict[str, str] = {}
+
+    def _draft_badge(self, code: str) -> dict | None:
+        """"draft translation" in the draft's own words, or in English (marked so) while it has none."""
+        if code not in self.drafts:
+            return None
+        text = self._text(code, "draft translation")
+        return {"text": text, "lang": code} if text else {"text": "draft translation", "lang": SOURCE_LOCALE}
+
+    def _text(self, code: str, msgid: str) -> str | None:
+        """A common string in the locale's own words, or None when the locale lacks it (no English inside)."""
+        text, fallback = self.trs[code].lookup("common", msgid)
+        return None if fallback else text
 
     def _common(self, code: str, path: str, og_type: str) -> dict:
         """Head and link context; each template sets its own title and description (so they are extracted)."""
-        url_path = path[: -len("index.html")]
+        url_path = path[: -len("index.html")] if path.endswith("index.html") else path
         here = posixpath.dirname(path) or "."
+        absolute = path == "404.html" and self.base_url  # served at whatever address was missing
 
         def url(target: str) -> str:
             """A link from this page to target (a path under site/), relative so the site works from disk."""
-            return posixpath.relpath(target, here)
+            return self.base_url + target if absolute else posixpath.relpath(target, here)
 
+        page_lang = None if path in ("index.html", "404.html") else code
         return {
-            "url": url, "lang": code, "canonical": self.base_url + url_path,
+            "url": url, "lang": code,
+            "canonical": self.base_url + url_path if self.base_url and path != "404.html" else None,
             # The brand link leads to the locale's own index (the chooser links to itself).
-            "home": "index.html" if path == "index.html" else f"{code}/index.html",
+            "home": "index.html" if page_lang is None else f"{code}/index.html",
             "og_type": og_type, "og_locale": og_locale(code),
             "og_alternates": [og_locale(c) for c in self.trs if c != code],
             "digits": self.trs[code].config.digits,
+            "draft": page_lang in self.drafts, "noindex": page_lang in self.drafts or path == "404.html",
+            "search": None, "alternates": [],
         }
 
     def _switcher(self, code: str, target: str) -> list[dict]:
         """Links to the same page in every built locale; target is a path under the locale folder."""
-        return [{"code": c, "name": name, "href": f"{c}/{target}", "current": c == code}
+        return [{"code": c, "name": name, "href": f"{c}/{target}", "current": c == code,
+                 "draft": self._draft_badge(c)}
                 for c, name in self.languages.items()]
 
-    def _alternates(self, target: str, x_default: str) -> list[dict]:
-        """hreflang links to target in every locale; x-default is the chooser for locale indexes, else English."""
-        alts = [{"hreflang": c, "href": self.base_url + c + "/" + target.removesuffix("index.html")} for c in self.trs]
-        return alts + [{"hreflang": "x-default", "href": self.base_url + x_default}]
+    def _alternates(self, here: str, target: str, x_default: str) -> list[dict]:
+        """hreflang links to target in every finished locale; x-default is the chooser for locale indexes, else English.
+
+        Absolute with a base URL, as search engines want them; relative without one (never a made-up host).
+        """
+        def href(path: str) -> str:
+            if self.base_url:
+                return self.base_url + path.removesuffix("index.html")
+            return posixpath.relpath(path, posixpath.dirname(here) or ".")
+
+        alts = [{"hreflang": c, "href": href(f"{c}/{target}")} for c in self.trs if c not in self.drafts]
+        return alts + [{"hreflang": "x-default", "href": href(x_default or "index.html")}]
 
     def _render(self, template: str, code: str, **context) -> str:
         return environment().get_template(template).render(**locale_globals(self.trs[code]), **context)
 
+    def _choices(self, keys: tuple[str, ...]) -> list[dict]:
+        """Each locale named in itself, with its own words for the keys asked (pitch, suggest, not_found, draft)."""
+        msgids = {"pitch": "Rules and score sheets", "suggest": "The language of your browser",
+                  "not_found": "This page does not exist. Choose a language to find the rules."}
+        out = []
+        for c, name in self.languages.items():
+            choice = {"code": c, "name": name, "href": f"{c}/index.html",
+                      "draft": self._draft_badge(c)}
+            choice.update({k: self._text(c, msgids[k]) for k in keys})
+            out.append(choice)
+        return out
+
     def chooser(self) -> Page:
         code = self.x_default
         tr = self.trs[code]
-        choices = []
-        for c, name in self.languages.items():
-            pitch, fallback = self.trs[c].lookup("common", "Rules and score sheets")
-            choices.append({"code": c, "name": name, "href": f"{c}/index.html", "pitch": None if fallback else pitch,
-                            "draft": self.trs[c].config.draft})
         names = [model_text(tr, g, self.prep.models[g].model.name, self.prep.values[g]) for g in self.games]
         common = self._common(code, "index.html", "website")
-        html = self._render("site/chooser.html.j2", code, **common, choices=choices, game_names=names,
-                            alternates=self._alternates("index.html", ""), font_set=CHOOSER)
+        common["alternates"] = self._alternates("index.html", "index.html", "")
+        common["alternates"] = [{**a, "href": a["href"].removesuffix("index.html") or "./"} if self.base_url else a
+                                for a in common["alternates"]]
+        html = self._render("site/chooser.html.j2", code, **common, choices=self._choices(("pitch", "suggest")),
+                            game_names=names, font_set=CHOOSER)
+        return Page(html, CHOOSER, code)
+
+    def not_found(self) -> Page:
+        code = self.x_default
+        common = self._common(code, "404.html", "website")
+        html = self._render("site/404.html.j2", code, **common, choices=self._choices(("not_found",)), font_set=CHOOSER)
         return Page(html, CHOOSER, code)
 
     def _games(self, code: str) -> list[dict]:
@@ -242,12 +316,25 @@ class _Context:
                         "downloads": self.downloads.get((code, g), [])})
         return out
 
+    def _search_script(self, code: str) -> str:
+        """search/<code>.js, with "N sections found" for every N it can show, in the locale's plurals and digits."""
+        ngettext = locale_globals(self.trs[code])["ngettext"]
+        return search_script(self.books[code], lambda n: ngettext(
+            "{count} section found", "{count} sections found", n, count=n).striptags())
+
     def locale_index(self, code: str) -> Page:
         common = self._common(code, f"{code}/index.html", "website")
-        html = self._render("site/locale.html.j2", code, **common, games=self._games(code), draft=self.trs[code].config.draft,
-                            languages=self._switcher(code, "index.html"),
-                            alternates=self._alternates("index.html", ""), font_set=code)
+        common["alternates"] = self._alternates(f"{code}/index.html", "index.html", "")
+        common["search"] = True
+        html = self._render("site/locale.html.j2", code, **common, games=self._games(code),
+                            languages=self._switcher(code, "index.html"), font_set=code)
+        self.search_scripts[code] = self._search_script(code)
         return Page(html, code, code)
+
+    def scripted_text(self, code: str) -> str:
+        """Characters site.js may draw on the locale's pages that no page's text holds (see _web_fonts)."""
+        return "".join(filter(None, [self.search_scripts.get(code), self._text(code, "Search"),
+                                     self._text(code, "Nothing found for “{query}”."), "…·“”«»"]))
 
     def game_page(self, code: str, game: str) -> Page:
         tr = self.trs[code]
@@ -257,13 +344,47 @@ class _Context:
         name = model_text(tr, game, model.name, values)
         tagline = model_text(tr, game, model.tagline, values)
         fallback = len(tr.misses) > before
-        common = self._common(code, f"{code}/{game}/index.html", "article")
+        path = f"{code}/{game}/index.html"
+        common = self._common(code, path, "article")
+        common["alternates"] = self._alternates(path, f"{game}/index.html", f"{self.x_default}/{game}/index.html")
+        common["search"] = True
         html = self._render("site/game.html.j2", code, **common, game=game, game_name=name, tagline=tagline,
                             sections=sections, fallback=fallback, downloads=self.downloads.get((code, game), []),
                             languages=self._switcher(code, f"{game}/index.html"), published=self.lastmod[game],
-                            alternates=self._alternates(f"{game}/index.html", f"{self.x_default}/{game}/"),
                             font_set=code)
+        html = nowrap_sequences(html)
+        self.books[code].append((path, html))
         return Page(html, code, code)
+
+
+#: A card rank or die face: 2-10 and J Q K A in any of the site's digits (T is the engine's ten).
+_RANK = re.compile(r"10|[2-9AKQJT]|[০-৯]{1,2}|[०-९]{1,2}")
+#: Hyphen-joined short words: "Q-K-A", "A-2-3", and the names card tables use ("বিবি-সাহেব-টেক্কা",
+#: "টেক্কা-২-৩"). A Korean particle stays with its run ("Q-K-A는").
+_PART = r"[^\s\-<>&.,;:!?()\[\]/\"'“”«»।]{1,7}"
+_SEQUENCE = re.compile(rf"(?<![^\s<>(“«]){_PART}(?:-{_PART})+(?![^\s<>.,;:!?)”»।])")
+_MAIN = re.compile(r"(<main\b.*?</main>)", re.S)
+
+
+def _run_of_cards(m: re.Match) -> str:
+    """A span for a run of ranks (any part a rank, or three and more short words), else the text as it was."""
+    parts = m.group(0).split("-")
+    if any(_RANK.fullmatch(p) for p in parts) or len(parts) >= 3:
+        return f'<span class="seq">{m.group(0)}</span>'
+    return m.group(0)
+
+
+def nowrap_sequences(html: str) -> str:
+    """Keep "Q-K-A" and "2-3-4" whole: browsers may break after a hyphen, and a run split over two lines misreads.
+
+    A no-wrap span rather than U+2011: it works whatever glyphs the fonts have. Only text between tags
+    of <main> is touched, never attributes.
+    """
+    def text(m: re.Match) -> str:
+        parts = re.split(r"(<[^>]*>)", m.group(1))
+        return "".join(p if p.startswith("<") else _SEQUENCE.sub(_run_of_cards, p) for p in parts)
+
+    return _MAIN.sub(text, html, count=1)
 
 
 def rulebook_sections(prep, game: str, tr: Translator) -> list[SectionView]:

@@ -45,11 +45,14 @@ def test_draft_locale_from_init_builds_with_english_fallback_and_joins_the_site(
 
     site = out / "site"
     chooser = (site / "index.html").read_text(encoding="utf-8")
-    assert '<a href="es-MX/index.html" hreflang="es-MX" lang="es-MX"><span class="native">Español (México)</span></a> ' \
-           '<span class="draft">draft translation</span>' in chooser
+    # Marked as a draft (in English while the draft has no words for it); no alternate of the finished
+    # pages, and no sitemap to join (drafts stay out of it: issue 16).
+    assert '<a href="es-MX/index.html" hreflang="es-MX" lang="es-MX"><span class="native">Español (México)</span> ' \
+           '<span class="draft-badge" lang="en">draft translation</span></a>' in chooser
     french = (site / "fr/bunco/index.html").read_text(encoding="utf-8")
-    assert '<link rel="alternate" hreflang="es-MX" href="https://example.org/rules/es-MX/bunco/">' in french
-    assert "es-MX/bunco/" in (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert 'hreflang="es-MX" lang="es-MX">Español (México) <span class="draft-badge"' in french
+    assert '<link rel="alternate" hreflang="es-MX"' not in french
+    assert '<meta name="robots" content="noindex">' in (site / "es-MX/bunco/index.html").read_text(encoding="utf-8")
     assert 'property="og:locale" content="es_MX"' in (site / "es-MX/index.html").read_text(encoding="utf-8")
 
     # A fallback inside an attribute is plain text: the marker is markup and belongs in text only.

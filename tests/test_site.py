@@ -20,11 +20,16 @@ from generator.fonts import choice, subset
 from generator.fonts import web as webfonts
 from generator.i18n import discover_locales
 
-from .conftest import manifest
+from generator.bench import copy_project
 
 LOCALES = discover_locales()
-BASE_URL = "https://example.org/rules/"
-PAGES = ["index.html"] + [f"{c}/index.html" for c in LOCALES] + [f"{c}/{g}/index.html" for c in LOCALES for g in GAMES]
+from .conftest import manifest, run_cli
+
+PAGES = ["index.html", "404.html"] + [f"{c}/index.html" for c in LOCALES] + [f"{c}/{g}/index.html" for c in LOCALES for g in GAMES]
+#: The address of the build with --base-url (a test value: nothing is fetched from it).
+BASE_URL = "https://rules.example.net/games/"
+#: The locale the --base-url build marks as a draft.
+DRAFT = "ne"
 SHOTS = Path("/tmp/site-shots")
 #: The one system font the browser tests leave Chromium (it needs one to start). Monospace, and
 #: not a family the site serves: any text that falls back to it is caught by name.
@@ -32,11 +37,29 @@ FALLBACK_FONT = "DejaVu Sans Mono"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
+#: Each locale's word for the Bunco ghost (locales/*/glossary.toml): found in one section only.
+GHOST = {"en": "ghost", "fr": "fantôme", "hi": "घोस्ट", "ko": "유령", "bn": "ভূত", "ne": "भूत"}
 
 
 @pytest.fixture(scope="module")
 def site(full_build: Path) -> Path:
     return full_build / "site"
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory) -> tuple[Path, str]:
+    """An HTML-only build with --base-url and Nepali marked as a draft; also the output of the same build without it."""
+    proj = copy_project(tmp_path_factory.mktemp("published") / "proj")
+    toml = proj / "locales" / DRAFT / "locale.toml"
+    text = toml.read_text(encoding="utf-8")
+    draft = re.sub(r'(?m)^status = "complete"$', 'status = "draft"', text)
+    toml.write_text(draft if draft != text else 'status = "draft"\n' + text, encoding="utf-8")
+    plain = run_cli(proj, "build", "--formats", "html")
+    assert plain.returncode == 0, plain.stderr
+    result = run_cli(proj, "build", "--formats", "html", "--base-url", BASE_URL)
+    assert result.returncode == 0, result.stderr
+    assert "base-url" not in result.stdout
+    return proj / "output" / "site", plain.stdout
 
 
 class Page(HTMLParser):
@@ -79,10 +102,22 @@ def page_url_path(rel: str) -> str:
     return rel.removesuffix("index.html")
 
 
+def page_code(rel: str) -> str:
+    return rel.split("/")[0] if "/" in rel else "en"
+
+
+def search_entries(site: Path, code: str) -> list[list[str]]:
+    """The entries of search/<code>.js: [href, game, section id, title, text]."""
+    script = (site / "search" / f"{code}.js").read_text(encoding="utf-8")
+    assert script.startswith("rulesheetsSearch(") and script.endswith(");\n")
+    return json.loads(script[len("rulesheetsSearch("):-len(");\n")])["entries"]
+
+
 # -- structure and metadata -------------------------------------------------------------------------
 
 def test_every_page_and_file_is_there(site):
-    for rel in PAGES + ["sitemap.xml", "robots.txt", "style.css", "fonts/index.css"] + [f"fonts/{c}.css" for c in LOCALES]:
+    files = PAGES + ["robots.txt", "style.css", "site.js", "favicon.svg", "fonts/index.css"]
+    for rel in files + [f"fonts/{c}.css" for c in LOCALES] + [f"search/{c}.js" for c in LOCALES]:
         assert (site / rel).is_file(), rel
     assert sorted(str(p.relative_to(site)) for p in site.rglob("*.html")) == sorted(PAGES)
 
@@ -90,46 +125,49 @@ def test_every_page_and_file_is_there(site):
 @pytest.mark.parametrize("rel", PAGES)
 def test_page_metadata_and_outline(site, rel):
     page = Page(site / rel)
-    code = rel.split("/")[0] if "/" in rel else "en"
-    assert page.lang == code
+    assert page.lang == page_code(rel)
     assert page.headings.count(1) == 1 and page.headings[0] == 1, "exactly one h1, first"
     for before, after in zip(page.headings, page.headings[1:]):
         assert after <= before + 1, f"heading level jumps from h{before} to h{after}"
-    for landmark in ("header", "nav", "main", "footer"):
+    for landmark in ("header", "main", "footer"):
         assert landmark in page.tags, landmark
     assert page.tags.count("main") == 1
-    assert page.canonical() == BASE_URL + page_url_path(rel)
     assert page.meta["description"][0].strip()
-    for prop in ("og:title", "og:description", "og:url", "og:type", "og:locale"):
+    for prop in ("og:title", "og:description", "og:type", "og:locale"):
         assert page.meta.get(prop, [""])[0].strip(), prop
-    assert page.meta["og:url"] == [page.canonical()]
+    # No --base-url: no canonical and no og:url, rather than a made-up address.
+    assert not [href for href, a in page.links if a.get("rel") == "canonical"]
+    assert "og:url" not in page.meta
+    assert ("icon", "favicon.svg") in [(a.get("rel"), href.rsplit("/", 1)[-1]) for href, a in page.links]
     alternates = page.alternates()
-    assert set(alternates) == set(LOCALES) | {"x-default"}
-    if rel == "index.html":  # the chooser is the x-default of the locale indexes
-        assert alternates == {**{c: f"{BASE_URL}{c}/" for c in LOCALES}, "x-default": BASE_URL}
-    else:
-        target = rel.partition("/")[2]
+    if rel != "404.html":
+        assert set(alternates) == set(LOCALES) | {"x-default"}
+        target = "index.html" if rel == "index.html" else rel.partition("/")[2]
+        here = (site / rel).parent
         for c in LOCALES:
-            assert alternates[c] == BASE_URL + page_url_path(f"{c}/{target}")
-        default = BASE_URL + ("" if target == "index.html" else page_url_path(f"en/{target}"))
-        assert alternates["x-default"] == default
-    assert "<script" not in (site / rel).read_text(encoding="utf-8"), "the site works without JavaScript"
+            assert (here / alternates[c]).resolve() == (site / c / target).resolve(), c
+    else:
+        assert page.meta["robots"] == ["noindex"]
+    # One script, deferred, and the pages work without it (search is the only thing it adds).
+    scripts = [a for href, a in page.links if "src" in a]
+    assert [a["src"].rsplit("/", 1)[-1] for a in scripts] == ["site.js"] and "defer" in scripts[0]
 
 
 def test_language_chooser_names_each_language_in_itself(site):
     page = Page(site / "index.html")
-    names = {a.get("hreflang"): a for href, a in page.links if href.endswith("/index.html") and a.get("hreflang")}
+    names = {a.get("hreflang"): a for href, a in page.links if href.endswith("/index.html") and a.get("lang")}
     assert set(names) == set(LOCALES)
     for code, a in names.items():
         assert a["lang"] == code
     html = (site / "index.html").read_text(encoding="utf-8")
     for name in ("English", "Français", "हिन्दी", "한국어", "বাংলা", "नेपाली"):
         assert name in html
+    # One hidden suggestion per language, each in that language, for site.js to show.
+    for code in LOCALES:
+        assert re.search(f'<p class="suggestion" lang="{code}" data-lang="{code}" hidden>', html), code
 
 
 def test_locale_index_links_every_pdf_with_size_and_pages(site, full_build):
-    from .conftest import manifest
-
     pdfs = [e for e in manifest(full_build) if e["format"] == "pdf"]
     for code in LOCALES:
         html = (site / code / "index.html").read_text(encoding="utf-8")
@@ -150,35 +188,57 @@ def test_locale_index_links_every_pdf_with_size_and_pages(site, full_build):
             assert not re.search("[0-9]", meta) or code not in ("bn", "ne"), meta
 
 
-# -- links, sitemap, robots ------------------------------------------------------------------------
+@pytest.mark.parametrize("code", LOCALES)
+def test_rulebook_prints_from_the_top(site, code):
+    """A phone reader finds the rulebook's PDFs before the rules, and every section leads back to the contents."""
+    for game in GAMES:
+        html = (site / code / game / "index.html").read_text(encoding="utf-8")
+        top = html.index('class="quick-print"')
+        assert top < html.index('id="contents"') < html.index("<section")
+        quick = re.search(r'<p class="quick-print">(.*?)</p>', html, re.S).group(1)
+        assert len(re.findall(r'href="rulebook-(a4|letter)\.pdf"', quick)) == 2, quick
+        sections = re.findall(r'<section id="([^"]+)"', html)
+        assert sections[-1] == "print"
+        for sid in sections[:-1]:
+            body = html[html.index(f'<section id="{sid}"'):]
+            body = body[:body.index("</section>")]
+            assert f'<a class="anchor" href="#{sid}"' in body, sid
+            assert '<a href="#contents">' in body, sid
+
+
+# -- links, no placeholder URLs, sitemap, robots ----------------------------------------------------
 
 def test_every_relative_link_and_asset_resolves(site):
     problems = []
     pages = {rel: Page(site / rel) for rel in PAGES}
-    for rel, page in pages.items():
-        here = (site / rel).as_uri()
-        for href, attrs in page.links:
-            url, fragment = urldefrag(urljoin(here, href))
-            parsed = urlparse(url)
-            if parsed.scheme in ("http", "https"):
-                # Only canonical, alternate and og links may be absolute, and only into the site.
-                if not url.startswith(BASE_URL) or attrs.get("rel") not in ("canonical", "alternate"):
-                    problems.append(f"{rel}: absolute link {href}")
-                    continue
-                target = site / url.removeprefix(BASE_URL)
-            else:
-                assert parsed.scheme == "file", href
-                if href.startswith("/"):
-                    problems.append(f"{rel}: root-relative link {href} breaks on a file system")
-                target = Path(parsed.path)
-            if target.is_dir() or str(target).endswith("/"):
-                target = target / "index.html"
-            if not target.is_file():
-                problems.append(f"{rel}: {href} does not resolve")
-            elif fragment and target.suffix == ".html":
-                ids = pages[str(target.relative_to(site))].ids
-                if fragment not in ids:
-                    problems.append(f"{rel}: {href} names a missing id")
+    links = [(rel, rel, href) for rel, page in pages.items() for href, _ in page.links]
+    # Search results are links too: each index entry is a page and, but for a book's top, a section of it.
+    for code in LOCALES:
+        entries = search_entries(site, code)
+        # Relative to the site's root, where site.js puts them (data-root).
+        links += [(f"search/{code}.js", "index.html", e[0] + (f"#{e[2]}" if e[2] else "")) for e in entries]
+        assert all(e[0].startswith(f"{code}/") for e in entries), "search stays in its language"
+        for game in GAMES:
+            rel = f"{code}/{game}/index.html"
+            sections = [i for i in pages[rel].ids if f'<section id="{i}"' in (site / rel).read_text(encoding="utf-8")]
+            assert sorted(e[2] for e in entries if e[0] == rel) == sorted(["", *(i for i in sections if i != "print")])
+    for rel, base, href in links:
+        here = (site / base).as_uri()
+        url, fragment = urldefrag(urljoin(here, href))
+        parsed = urlparse(url)
+        if parsed.scheme != "file":
+            problems.append(f"{rel}: absolute link {href} in a site built without --base-url")
+            continue
+        if href.startswith("/"):
+            problems.append(f"{rel}: root-relative link {href} breaks on a file system")
+        target = Path(parsed.path)
+        if target.is_dir() or str(target).endswith("/"):
+            target = target / "index.html"
+        if not target.is_file():
+            problems.append(f"{rel}: {href} does not resolve")
+        elif fragment and target.suffix == ".html":
+            if fragment not in pages[str(target.relative_to(site))].ids:
+                problems.append(f"{rel}: {href} names a missing id")
     for css in site.rglob("*.css"):
         for ref in re.findall(r'url\("?([^")]+)"?\)', css.read_text(encoding="utf-8")):
             if not (css.parent / ref).is_file():
@@ -186,20 +246,91 @@ def test_every_relative_link_and_asset_resolves(site):
     assert not problems, "\n".join(problems)
 
 
-def test_sitemap_lists_every_page_and_robots_points_to_it(site):
+def test_without_base_url_nothing_points_anywhere(site, published):
+    """No sitemap, no Sitemap line, no absolute URL at all; the build says so in one line."""
+    _, stdout = published
+    assert [line for line in stdout.splitlines() if "base-url" in line] == [
+        "site: no --base-url, so relative links only: no canonical, Open Graph URL or sitemap.xml"]
+    assert not (site / "sitemap.xml").exists()
+    assert (site / "robots.txt").read_text(encoding="utf-8") == "User-agent: *\nAllow: /\n"
+    for rel in PAGES:
+        assert not re.search(r'(href|src|content)="https?:', (site / rel).read_text(encoding="utf-8")), rel
+
+
+def test_with_base_url_every_absolute_url_uses_it(published):
+    site, _ = published
+    for rel in PAGES:
+        page = Page(site / rel)
+        html = (site / rel).read_text(encoding="utf-8")
+        absolute = re.findall(r'(?:href|src|content)="(https?:[^"]*)"', html)
+        assert absolute and all(u.startswith(BASE_URL) for u in absolute), rel
+        if rel == "404.html":
+            # Served for any missing address, at any depth: every link and asset is absolute.
+            assert all(href.startswith((BASE_URL, "#")) for href, _ in page.links), page.links
+            assert not [h for h, a in page.links if a.get("rel") == "canonical"]
+            continue
+        assert page.canonical() == BASE_URL + page_url_path(rel)
+        assert page.meta["og:url"] == [page.canonical()]
+        alternates = page.alternates()
+        # Drafts are no alternate of anything.
+        assert set(alternates) == set(LOCALES) - {DRAFT} | {"x-default"}
+        if rel == "index.html":  # the chooser is the x-default of the locale indexes
+            assert alternates == {**{c: f"{BASE_URL}{c}/" for c in LOCALES if c != DRAFT}, "x-default": BASE_URL}
+        else:
+            target = rel.partition("/")[2]
+            for c in set(LOCALES) - {DRAFT}:
+                assert alternates[c] == BASE_URL + page_url_path(f"{c}/{target}")
+            default = BASE_URL + ("" if target == "index.html" else page_url_path(f"en/{target}"))
+            assert alternates["x-default"] == default
+
+
+def test_sitemap_lists_every_finished_page_and_robots_points_to_it(published):
+    site, _ = published
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     tree = ElementTree.parse(site / "sitemap.xml")
     locs = [u.findtext("s:loc", namespaces=ns) for u in tree.getroot().findall("s:url", ns)]
-    assert sorted(locs) == sorted(BASE_URL + page_url_path(p) for p in PAGES)
+    listed = [p for p in PAGES if p != "404.html" and not p.startswith(f"{DRAFT}/")]
+    assert sorted(locs) == sorted(BASE_URL + page_url_path(p) for p in listed)
     assert len(locs) == len(set(locs))
     for url in tree.getroot().findall("s:url", ns):
         alternates = {a.get("hreflang"): a.get("href") for a in url.findall("x:link", ns)}
         loc = url.findtext("s:loc", namespaces=ns)
         if loc != BASE_URL:
-            assert set(alternates) == set(LOCALES), loc
+            assert set(alternates) == set(LOCALES) - {DRAFT}, loc
             assert all(href in locs for href in alternates.values())
     robots = (site / "robots.txt").read_text(encoding="utf-8")
     assert f"Sitemap: {BASE_URL}sitemap.xml" in robots.splitlines()
+
+
+def test_drafts_are_marked(published):
+    site, _ = published
+    for game in GAMES:
+        page = Page(site / DRAFT / game / "index.html")
+        html = (site / DRAFT / game / "index.html").read_text(encoding="utf-8")
+        assert page.meta["robots"] == ["noindex"]
+        assert '<p class="draft-note">यो अनुवाद अझै मस्यौदा हो' in html
+    finished = (site / "fr" / "bunco" / "index.html").read_text(encoding="utf-8")
+    assert "draft-note" not in finished and 'name="robots"' not in finished
+    # Everywhere the language is offered, it is offered as a draft, in its own words.
+    badge = '<span class="draft-badge" lang="ne">अनुवादको मस्यौदा</span>'
+    assert re.search(f'lang="{DRAFT}">नेपाली {badge}</a>', finished)
+    assert badge in (site / "index.html").read_text(encoding="utf-8")
+    assert finished.count("draft-badge") == 1
+
+
+def test_card_sequences_stay_whole(site):
+    """Q-K-A, A-2-3, 2-3-4 (and বিবি-সাহেব-টেক্কা) sit in a no-wrap span wherever a rulebook shows them."""
+    seq = re.compile(r"(?<![A-Za-z0-9-])(?:10|[2-9AKQJ])(?:-(?:10|[2-9AKQJ]))+(?![A-Za-z0-9-])")
+    for code in LOCALES:
+        for game in ("stop-the-bus", "tonk"):
+            html = (site / code / game / "index.html").read_text(encoding="utf-8")
+            main = html[html.index("<main"):html.index("</main>")]
+            wrapped = re.findall(r'<span class="seq">([^<]*)</span>', main)
+            # Bengali and Nepali name the cards as their card tables do (glossary.toml).
+            top = {"bn": "বিবি-সাহেব-টেক্কা", "ne": "बेगम-बादशाह-एक्का"}.get(code, "Q-K-A")
+            assert any(w.startswith(top) for w in wrapped), (code, game, wrapped)
+            bare = seq.findall(re.sub(r'<span class="seq">[^<]*</span>|<[^>]*>', " ", main))
+            assert not bare, (code, game, bare)
 
 
 # -- the W3C Nu HTML checker -----------------------------------------------------------------------
@@ -222,8 +353,10 @@ def _nu_errors(files: list[str], root: str) -> list[str]:
     return errors
 
 
-def test_nu_html_checker_finds_no_errors(site):
+def test_nu_html_checker_finds_no_errors(site, published):
     files = [str(site / p) for p in PAGES] + [str(site / "style.css")] + sorted(map(str, (site / "fonts").glob("*.css")))
+    # With a base URL and a draft: absolute head links, noindex, draft badges.
+    files += [str(published[0] / p) for p in ("index.html", "404.html", f"{DRAFT}/bunco/index.html", "fr/tonk/index.html")]
     errors = _nu_errors(files, "/site/")
     assert not errors, "\n".join(errors)
 
@@ -346,9 +479,9 @@ def browser(tmp_path_factory):
         b.close()
 
 
-def open_page(browser, url: str, width: int = 1024):
-    """A fresh tab on url, with everything that went wrong while loading it."""
-    page = browser.new_page(viewport={"width": width, "height": 900})
+def open_page(browser, url: str, width: int = 1024, **context):
+    """A fresh tab on url (context: color_scheme, locale, java_script_enabled...), with everything that went wrong."""
+    page = browser.new_page(viewport={"width": width, "height": 900}, **context)
     trouble: list[str] = []
     page.on("console", lambda m: trouble.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
     page.on("pageerror", lambda e: trouble.append(f"page error: {e}"))
@@ -381,9 +514,29 @@ def rendered_fonts(page) -> dict[tuple[str, bool], list[str]]:
     return used
 
 
+#: Interactive elements a finger must hit: at least 44 x 44 CSS px (WCAG 2.5.5), unless off screen (the skip link).
+TAP_TARGETS = """() => Array.from(document.querySelectorAll('a[href], summary, input, button'))
+  .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .map(el => { const r = el.getBoundingClientRect();
+               return [el.outerHTML.slice(0, 80), Math.round(r.width), Math.round(r.height), r.right > 0]; })
+  .filter(([html, w, h, onScreen]) => onScreen && (w < 44 || h < 44))"""
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's violations on the page (the axe.min.js that axe-playwright-python ships, loaded from disk)."""
+    try:
+        import axe_playwright_python
+    except ImportError:
+        pytest.fail("axe-playwright-python is not installed: pip install -e '.[test]'")
+    page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
+    found = page.evaluate("""() => axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(
+        v => `${v.id} (${v.impact}): ${v.nodes.length} nodes, first ${v.nodes[0].target.join(' ')}: ${v.nodes[0].failureSummary}`))""")
+    return found
+
+
 @pytest.mark.parametrize("rel", PAGES)
 def test_page_in_chromium(site, browser, rel):
-    code = rel.split("/")[0] if "/" in rel else "en"
+    code = page_code(rel)
     page, trouble = open_page(browser, (site / rel).as_uri())
     try:
         assert not trouble, "\n".join(trouble)
@@ -398,22 +551,145 @@ def test_page_in_chromium(site, browser, rel):
         used = rendered_fonts(page)
         system = {family: texts[:3] for (family, custom), texts in used.items() if not custom}
         assert not system, f"text drawn with system fonts: {system}"
-        # The language switcher goes to the same page in every other language.
-        if rel != "index.html":
+        # The language menu goes to the same page in every other language.
+        if rel not in ("index.html", "404.html"):
             links = page.eval_on_selector_all("nav.languages a", "els => els.map(a => [a.hreflang, a.lang, a.href])")
             target = rel.partition("/")[2]
             assert [(h, lang) for h, lang, _ in links] == [(c, c) for c in LOCALES]
             assert [href for *_, href in links] == [(site / c / target).as_uri() for c in LOCALES]
             assert page.eval_on_selector_all("nav.languages a[aria-current=page]", "els => els.map(a => a.lang)") == [code]
-        # A phone: nothing wider than the screen.
-        page.set_viewport_size({"width": 360, "height": 740})
-        assert page.evaluate("document.documentElement.scrollWidth") <= 360
-        # Print: the navigation goes, the rules stay.
+            assert page.is_visible("form.search"), "site.js shows the search box"
+        # Zero axe-core violations, in light and in dark mode.
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert not (found := axe_violations(page)), f"{scheme}: " + "\n".join(found)
+        # A small phone: nothing wider than the screen, with the language menu open too, and every control
+        # a comfortable tap target.
+        for width in (320, 360):
+            page.set_viewport_size({"width": width, "height": 740})
+            page.evaluate("document.querySelectorAll('nav.languages details').forEach(d => d.open = true)")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            # Nor does any worked example need scrolling inside its box.
+            assert not page.evaluate("Array.from(document.querySelectorAll('.example'))"
+                                     ".filter(e => e.scrollWidth > e.clientWidth).map(e => e.id)")
+            assert not (small := page.evaluate(TAP_TARGETS)), f"{width} px: targets under 44 px: {small}"
+            page.evaluate("document.querySelectorAll('nav.languages details').forEach(d => d.open = false)")
+        # Print: the navigation goes, the rules stay, and the contents do not offer the "Print" section.
         page.emulate_media(media="print")
         assert page.evaluate("getComputedStyle(document.querySelector('.site-header')).display") == "none"
         assert page.evaluate("getComputedStyle(document.querySelector('main')).display") == "block"
+        if page.query_selector(".toc"):
+            assert page.evaluate("getComputedStyle(document.querySelector('.toc-print')).display") == "none"
+            assert page.evaluate("Array.from(document.querySelectorAll('.anchor, .to-contents, .quick-print'))"
+                                 ".every(el => getComputedStyle(el).display === 'none')")
     finally:
         page.close()
+
+
+def search(page, query: str) -> tuple[str, list[str]]:
+    """Type a query into the search box: the status line and the result links (absolute)."""
+    page.fill("#search-q", query)
+    page.wait_for_selector(".search-status:not(:empty)")
+    return page.text_content(".search-status"), page.eval_on_selector_all(".search-results a", "els => els.map(a => a.href)")
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_search_finds_the_section_in_every_language(site, browser, code):
+    """The locale's word for the ghost, typed on another game's page, leads to Bunco's "fewer players" section."""
+    page, trouble = open_page(browser, (site / code / "tonk" / "index.html").as_uri(), width=360)
+    try:
+        status, hrefs = search(page, GHOST[code])
+        assert hrefs == [(site / code / "bunco" / "index.html").as_uri() + "#fewer-players"], (status, hrefs)
+        assert re.search("[1১१]", status), status
+        # What site.js writes is drawn with the locale's web fonts too, and each result is a big enough target.
+        system = {family: texts[:3] for (family, custom), texts in rendered_fonts(page).items() if not custom}
+        assert not system, f"text drawn with system fonts: {system}"
+        assert not (small := page.evaluate(TAP_TARGETS)), small
+        page.click(".search-results a")
+        page.wait_for_url("**/bunco/index.html#fewer-players")
+        assert page.url == (site / code / "bunco" / "index.html").as_uri() + "#fewer-players"
+        assert page.evaluate("document.querySelector(':target').id") == "fewer-players"
+        assert not trouble, "\n".join(trouble)
+    finally:
+        page.close()
+
+
+def test_search_matches_inside_words_and_stays_in_its_language(site, browser):
+    page, trouble = open_page(browser, (site / "ko" / "index.html").as_uri(), width=360)
+    try:
+        # 주사위 ("dice") is found where the text only has 주사위를 / 주사위가 (a particle attached).
+        status, hrefs = search(page, "주사위")
+        assert hrefs and all(h.startswith((site / "ko").as_uri() + "/") for h in hrefs), hrefs
+        assert (site / "ko" / "bunco" / "index.html").as_uri() + "#play" in hrefs
+        # An English word is not looked up in the English book from a Korean page.
+        status, hrefs = search(page, "ghost")
+        assert hrefs == [] and status == "“ghost”에 대한 검색 결과가 없어요."
+        assert page.is_visible(".search-status")
+        page.keyboard.press("Escape")
+        assert not page.is_visible(".search-results")
+        assert not trouble, "\n".join(trouble)
+    finally:
+        page.close()
+    page, _ = open_page(browser, (site / "fr" / "tonk" / "index.html").as_uri(), width=360)
+    try:
+        # Accents may be left out ("des" finds "dés"), but typed accents count: "dés" is the dice, not "des".
+        assert len(search(page, "dés")[1]) < len(search(page, "des")[1])
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("start,switch_to,section", [("ko", "fr", "moving"), ("en", "hi", "knocking"), ("bn", "ne", "ranking")])
+def test_language_switch_keeps_the_section(site, browser, start, switch_to, section):
+    game = {"moving": "bunco", "knocking": "tonk", "ranking": "stop-the-bus"}[section]
+    page, trouble = open_page(browser, (site / start / game / "index.html").as_uri(), width=360)
+    try:
+        # Scrolled to the section (not arrived by its link): the reader's place is what counts.
+        page.evaluate(f"document.getElementById('{section}').scrollIntoView()")
+        page.wait_for_function(f"document.querySelector('nav.languages a[hreflang={switch_to}]').href.endsWith('#{section}')")
+        page.click("nav.languages summary")
+        page.click(f"nav.languages a[hreflang={switch_to}]")
+        page.wait_for_url(f"**/{switch_to}/{game}/index.html#{section}")
+        assert page.evaluate("document.querySelector(':target').id") == section
+        # At the top of the screen, just below the header that stays there.
+        top = page.evaluate(f"document.getElementById('{section}').getBoundingClientRect().top")
+        assert page.evaluate("document.querySelector('.site-header').getBoundingClientRect().bottom") <= top < 120
+        assert not trouble, "\n".join(trouble)
+    finally:
+        page.close()
+    # Without JavaScript the link still works: it leads to the top of the same game.
+    page, _ = open_page(browser, (site / start / game / "index.html").as_uri(), width=360, java_script_enabled=False)
+    try:
+        assert page.get_attribute(f"nav.languages a[hreflang={switch_to}]", "href") == f"../../{switch_to}/{game}/index.html"
+        assert not page.is_visible("form.search")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("browser_lang,suggested", [("hi-IN", "hi"), ("ko-KR", "ko"), ("de-DE", None)])
+def test_chooser_suggests_the_browser_language_without_redirecting(site, browser, browser_lang, suggested):
+    url = (site / "index.html").as_uri()
+    page, trouble = open_page(browser, url, width=360, locale=browser_lang)
+    try:
+        page.wait_for_timeout(200)
+        assert page.url == url
+        shown = page.eval_on_selector_all(".suggestion", "els => els.filter(e => !e.hidden).map(e => e.lang)")
+        assert shown == ([suggested] if suggested else [])
+        if suggested:
+            assert page.is_visible(f".suggestion[lang={suggested}] a[href='{suggested}/index.html']")
+        assert not trouble, "\n".join(trouble)
+    finally:
+        page.close()
+
+
+def luminance(css: str) -> float:
+    r, g, b = (int(x) / 255 for x in re.findall(r"\d+", css)[:3])
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
 
 
 @pytest.fixture(scope="module")
@@ -424,17 +700,34 @@ def shots(tmp_path_factory) -> list[Path]:
 
 @pytest.mark.parametrize("code", LOCALES)
 def test_screenshots(site, browser, shots, code):
-    """Phone-sized pictures of each locale for a person to look at (in the pytest tmp dir and /tmp/site-shots/)."""
-    views = [("rules", f"{code}/bunco/index.html", None), ("cards", f"{code}/stop-the-bus/index.html", ".example"),
+    """360 px pictures of each locale in light and dark mode, for a person to look at (pytest tmp dir and
+    /tmp/site-shots/); dark mode checked for what a picture shows: a dark page, light text, cards still
+    dark ink on white, the dice that score ringed in light."""
+    game = {"en": "bunco", "fr": "stop-the-bus", "hi": "tonk", "ko": "bunco", "bn": "stop-the-bus", "ne": "tonk"}[code]
+    views = [("top", f"{code}/{game}/index.html", None), ("example", f"{code}/{game}/index.html", ".example"),
+             ("cards", f"{code}/stop-the-bus/index.html", ".example .hand"), ("dice", f"{code}/bunco/index.html", "svg.die.hit"),
              ("index", f"{code}/index.html", None)] + ([("chooser", "index.html", None)] if code == "en" else [])
-    for name, rel, selector in views:
-        page, trouble = open_page(browser, (site / rel).as_uri(), width=390)
-        try:
-            assert not trouble, "\n".join(trouble)
-            if selector:
-                page.locator(selector).first.scroll_into_view_if_needed()
-            for folder in shots:
-                page.screenshot(path=str(folder / f"{code}-{name}.png"))
-        finally:
-            page.close()
+    for scheme in ("light", "dark"):
+        for name, rel, selector in views:
+            page, trouble = open_page(browser, (site / rel).as_uri(), width=360, color_scheme=scheme)
+            try:
+                assert not trouble, "\n".join(trouble)
+                if selector:
+                    page.locator(selector).first.scroll_into_view_if_needed()
+                for folder in shots:
+                    page.screenshot(path=str(folder / f"{code}-{name}-{scheme}.png"))
+                style = "sel => { const s = getComputedStyle(document.querySelector(sel)); return [s.color, s.backgroundColor]; }"
+                fg, bg = page.evaluate(style, "body")
+                bg = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+                assert (luminance(bg) < 0.05) == (scheme == "dark"), bg
+                assert contrast(fg, bg) >= 7, (fg, bg)
+                if name == "cards":
+                    ink, paper = page.evaluate(style, ".card.spades")
+                    red, _ = page.evaluate(style, ".card.hearts")
+                    assert luminance(paper) > 0.9 and contrast(ink, paper) >= 7 and contrast(red, paper) >= 4.5
+                if name == "dice":
+                    rim = page.evaluate("getComputedStyle(document.querySelector('svg.die.hit rect')).stroke")
+                    assert contrast(rim, bg) >= 3, (rim, bg)
+            finally:
+                page.close()
     print(f"screenshots of {code} in {shots[0]} and {SHOTS}", file=sys.stderr)

@@ -1,0 +1,91 @@
+"""The site's search index: each rulebook section's words, per locale, as a script that also opens from disk."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from typing import Callable
+
+#: Elements whose text is chrome, not rules (heading anchors, back-to-contents links).
+SKIP_ATTR = "data-nosearch"
+#: Elements whose end separates words (blocks, table cells, drawn cards).
+BLOCKS = {"p", "li", "td", "th", "tr", "h2", "h3", "h4", "div", "figcaption", "dt", "dd", "blockquote"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class _Sections(HTMLParser):
+    """The game's name, its tagline and every <section id> of <main>: (id, title, text)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.name = self.tagline = ""
+        self.sections: list[list[str]] = []
+        self._stack: list[tuple[str, bool, bool]] = []  # (tag, skipped, separates words)
+        self._into: str | None = None  # "name", "tagline", "title" or "text"
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in VOID:
+            return
+        classes = (a.get("class") or "").split()
+        # The print section lists PDFs, not rules.
+        skipped = SKIP_ATTR in a or "visually-hidden" in classes or (tag == "section" and a.get("id") == "print")
+        self._stack.append((tag, skipped, tag in BLOCKS or "card" in classes))
+        if tag == "section" and a.get("id") and a.get("id") != "print":
+            self.sections.append([a["id"], "", ""])
+        elif tag == "h1":
+            self._into = "name"
+        elif tag == "p" and "tagline" in (a.get("class") or "").split() and not self.sections:
+            self._into = "tagline"
+        elif tag == "h2" and self.sections and not self.sections[-1][1]:
+            self._into = "title"
+
+    def handle_endtag(self, tag):
+        while self._stack:
+            open_tag, _, separates = self._stack.pop()
+            if separates and self.sections:
+                self.sections[-1][2] += " "
+            if open_tag == tag:
+                break
+        if tag in ("h1", "h2", "p"):
+            self._into = None if self._into in ("name", "tagline", "title") else self._into
+
+    def handle_data(self, data):
+        if any(skipped for _, skipped, _ in self._stack):
+            return
+        if self._into == "name":
+            self.name += data
+        elif self._into == "tagline":
+            self.tagline += data
+        elif self.sections and any(t == "section" for t, _, _ in self._stack):
+            self.sections[-1][1 if self._into == "title" else 2] += data
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def page_entries(path: str, html: str) -> list[list[str]]:
+    """[href, game name, section id ("" for the top of the page), title, text] for one rulebook page."""
+    p = _Sections()
+    p.feed(html)
+    name = _squash(p.name)
+    out = [[path, name, "", name, _squash(p.tagline)]]
+    for sid, title, text in p.sections:
+        out.append([path, name, sid, _squash(title), _squash(text)])
+    return out
+
+
+def search_script(books: list[tuple[str, str]], count_text: Callable[[int], str]) -> str:
+    """search/<code>.js: a call to rulesheetsSearch(...) that site.js defines.
+
+    A script, not JSON: a page opened from disk may load scripts but not fetch files. Every section
+    goes in whole (a few dozen kB per language), so site.js can match any substring: Korean particles
+    (주사위를 finds 주사위) and Indic inflections need no word list or stemmer.
+    """
+    entries = [e for path, html in books for e in page_entries(path, html)]
+    counts = [count_text(n) for n in range(1, len(entries) + 1)]
+    data = json.dumps({"entries": entries, "counts": counts}, ensure_ascii=False, separators=(",", ":"))
+    # "</" cannot end a script that is only ever loaded by src, but keep the file safe to inline anyway.
+    return "rulesheetsSearch(" + data.replace("</", "<\\/") + ");\n"
