@@ -83,6 +83,17 @@ print(json.dumps({"total": total, "per_locale": per_locale}))
     return data["total"], data["per_locale"]
 
 
+def _peer(project: Path, out: Path) -> dict | None:
+    """Chromium printing the same HTML artifacts, interleaved with WeasyPrint (see generator/peer.py)."""
+    env = {**os.environ, "PYTHONPATH": str(project)}
+    r = subprocess.run([sys.executable, "-m", "generator.peer", str(out)], cwd=project, env=env,
+                       capture_output=True, text=True)
+    if r.returncode:
+        print(f"bench: peer not measured: {(r.stderr.strip().splitlines() or ['?'])[-1]}", file=sys.stderr)
+        return None
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
 def _change_french_string(project: Path, text: str = "Un stylo pour chaque joueur, et quelques-uns de rechange.") -> None:
     from babel.messages.pofile import read_po, write_po
 
@@ -207,6 +218,13 @@ def main() -> None:
                      f"{((cold[1][0] - site) / pure - 1) * 100:.1f} % for the same documents "
                      f"(the static site, {site:.1f} s more, is extra work pure WeasyPrint does not do; "
                      f"with it {(cold[1][0] / pure - 1) * 100:.1f} %)"))
+        peer = _peer(proj, out)
+        if peer:
+            rows.append((f"peer: {peer['documents']} HTML artifacts on A4, best of two, interleaved",
+                         f"WeasyPrint {peer['weasyprint']:.1f} s, Chromium {peer['chromium']:.1f} s"))
+            rows.append(("WeasyPrint / Chromium", f"{peer['weasyprint'] / peer['chromium']:.2f} (target <= 1.5)"))
+            for kind, (w, c) in sorted(peer["by_kind"].items()):
+                rows.append((f"  {kind}", f"WeasyPrint {w:.1f} s, Chromium {c:.1f} s, {w / c:.2f}"))
         noop, _, stdout = _cli(proj, "build")
         rows.append(("no-op rebuild", f"{noop:.2f} s ({noop / cold[2][0] * 100:.1f} % of cold --jobs 2)"))
         before = {e["path"]: e["sha256"] for e in json.loads((out / "manifest.json").read_text())}
