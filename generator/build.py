@@ -284,11 +284,19 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
     if kept_site is not None:
         files.update(kept_site)
     elif full or "rulebook" in opts.kinds:
-        from .site import render_site  # imported only here: a one-sheet build has no use for the web fonts
-
         # The static site links to the PDFs, so it is made last, from the finished entries
-        # (with the carried-over PDFs: a build of HTML only keeps the site's downloads).
-        files.update(render_site(prep, docs, everything, opts, files=files))
+        # (with the carried-over PDFs: a build of HTML only keeps the site's downloads);
+        # unchanged inputs and PDFs give the same site, taken from the cache (sitecache).
+        from . import sitecache
+
+        skey = sitecache.site_key(key, everything)
+        site = sitecache.get(skey, files)
+        if site is None:
+            from .site import render_site  # imported only here: a one-sheet build has no use for the web fonts
+
+            site = render_site(prep, docs, everything, opts, files=files)
+            sitecache.put(skey, site, files)
+        files.update(site)
     stage("site")
     output.write_output(out, output.shown(opts.out), files, everything, key=None if carried else key)
     if full and set(opts.papers) == set(PAPERS) and "pdf" in opts.formats:
