@@ -43,6 +43,7 @@ def compare(before: Path, after: Path, dpi: int, tolerance: float, shots: Path |
     entries = [e for e in json.loads((before / "manifest.json").read_text()) if e["format"] == "pdf"]
     problems: list[str] = []
     total = 0
+    worst = [0.0]
     with tempfile.TemporaryDirectory(prefix="pixeldiff-") as tmp:
         def one(i_e):
             i, e = i_e
@@ -55,6 +56,7 @@ def compare(before: Path, after: Path, dpi: int, tolerance: float, shots: Path |
             out = []
             for n, (pa, pb) in enumerate(zip(a, b), 1):
                 share = page_difference(pa, pb)
+                worst[0] = max(worst[0], share)
                 if share > tolerance:
                     out.append(f"{e['path']} page {n}: {share * 100:.2f} % of pixels differ")
                     if shots:
@@ -69,7 +71,7 @@ def compare(before: Path, after: Path, dpi: int, tolerance: float, shots: Path |
             for count, out in pool.map(one, enumerate(entries)):
                 total += count
                 problems += out
-    return total, problems
+    return total, problems, worst[0]
 
 
 def main() -> None:
@@ -84,11 +86,12 @@ def main() -> None:
         if not (d / "manifest.json").is_file():
             print(f"{d}: no manifest.json (not a build output folder)", file=sys.stderr)
             sys.exit(2)
-    total, problems = compare(args.before, args.after, args.dpi, args.tolerance, args.shots)
+    total, problems, worst = compare(args.before, args.after, args.dpi, args.tolerance, args.shots)
     for p in problems:
         print(p)
     print(f"pixeldiff: {total} pages compared at {args.dpi} dpi, {len(problems)} differ "
-          f"(tolerance {args.tolerance * 100:.1f} % of pixels, grey level > {LEVEL})")
+          f"(tolerance {args.tolerance * 100:.1f} % of pixels, grey level > {LEVEL}; "
+          f"largest difference on any page {worst * 100:.3f} %)")
     sys.exit(1 if problems else 0)
 
 
