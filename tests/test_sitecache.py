@@ -18,23 +18,23 @@ def _site(out: Path) -> dict[str, bytes]:
 
 
 def test_unchanged_inputs_reuse_the_cached_site_and_a_changed_option_does_not(project):
-    first = run_cli(project, *ARGS, "--out", str(project / "a"))
+    first = run_cli(project, *ARGS, "--out", str(project.parent / "a"))
     assert first.returncode == 0, first.stderr
     cached = list((project / ".cache" / "site").glob("*/files/site/en/tonk/index.html"))
     assert len(cached) == 1
     # Mark the cached copy: a build that shows the mark took its page from the cache.
     cached[0].write_bytes(cached[0].read_bytes() + MARK)
 
-    second = run_cli(project, *ARGS, "--out", str(project / "b"))
+    second = run_cli(project, *ARGS, "--out", str(project.parent / "b"))
     assert second.returncode == 0, second.stderr
-    a, b = _site(project / "a"), _site(project / "b")
+    a, b = _site(project.parent / "a"), _site(project.parent / "b")
     assert set(a) == set(b)
     assert b["site/en/tonk/index.html"] == a["site/en/tonk/index.html"] + MARK
     assert all(a[p] == b[p] for p in a if p != "site/en/tonk/index.html")
 
-    third = run_cli(project, *ARGS, "--out", str(project / "c"), "--base-url", "https://rules.example.com/")
+    third = run_cli(project, *ARGS, "--out", str(project.parent / "c"), "--base-url", "https://rules.example.com/")
     assert third.returncode == 0, third.stderr
-    page = (project / "c" / "site/en/tonk/index.html").read_bytes()
+    page = (project.parent / "c" / "site/en/tonk/index.html").read_bytes()
     assert MARK not in page and b"https://rules.example.com/" in page
 
 
