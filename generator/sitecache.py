@@ -2,8 +2,9 @@
 
 The site is a function of everything a build reads (cache.input_key: sources, templates, catalogs,
 options, fonts, library versions) and of the PDFs it links (their bytes decide the sizes shown).
-Its pages and web fonts are kept under .cache/site/<key>/; the PDF copies are not (they are in
-the build's files already), only which site path copies which PDF.
+Its pages and web fonts are kept under .cache/site/<key>/, each with its sha256 (a damaged entry
+is made again); the PDF copies are not (they are in the build's files already), only which site
+path copies which PDF.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import shutil
 from pathlib import Path
 
+from .cache import read_checked, write_checked
 from .paths import CACHE_DIR as _CACHE
 
 CACHE_DIR = _CACHE / "site"
@@ -35,8 +37,12 @@ def get(key: str, files: dict[str, bytes], root: Path = CACHE_DIR) -> dict[str, 
         copies = json.loads((folder / _COPIES).read_text(encoding="utf-8"))
         out = {}
         for path in (folder / "files").rglob("*"):
-            if path.is_file():
-                out[path.relative_to(folder / "files").as_posix()] = path.read_bytes()
+            if path.is_file() and not path.name.endswith(".sha256"):
+                data = read_checked(path)
+                if data is None:  # damaged: make the site again rather than publish it
+                    shutil.rmtree(folder, ignore_errors=True)
+                    return None
+                out[path.relative_to(folder / "files").as_posix()] = data
         for site_path, source in copies.items():
             out[site_path] = files[source]
     except (OSError, ValueError, KeyError):
@@ -56,9 +62,7 @@ def put(key: str, site: dict[str, bytes], files: dict[str, bytes], root: Path = 
         if source:
             copies[path] = source
             continue
-        target = tmp / "files" / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        write_checked(tmp / "files" / path, data)
     tmp.mkdir(parents=True, exist_ok=True)
     (tmp / _COPIES).write_text(json.dumps(copies, sort_keys=True), encoding="utf-8")
     shutil.rmtree(root / key, ignore_errors=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator import sitecache
+from generator import cache, sitecache
 
 from .conftest import run_cli
 
@@ -23,7 +23,7 @@ def test_unchanged_inputs_reuse_the_cached_site_and_a_changed_option_does_not(pr
     cached = list((project / ".cache" / "site").glob("*/files/site/en/tonk/index.html"))
     assert len(cached) == 1
     # Mark the cached copy: a build that shows the mark took its page from the cache.
-    cached[0].write_bytes(cached[0].read_bytes() + MARK)
+    cache.write_checked(cached[0], cached[0].read_bytes() + MARK)
 
     second = run_cli(project, *ARGS, "--out", str(project.parent / "b"))
     assert second.returncode == 0, second.stderr
@@ -49,3 +49,12 @@ def test_pdf_copies_are_referenced_not_stored(tmp_path):
     assert sitecache.get("k1", {**files, "en/tonk/rulebook-a4.pdf": b"%PDF-1.7 new"}, root=tmp_path)[
         "site/en/tonk/rulebook-a4.pdf"] == b"%PDF-1.7 new"
     assert sitecache.get("other", files, root=tmp_path) is None
+
+
+def test_a_damaged_cached_site_is_made_again(tmp_path):
+    site = {"site/en/index.html": b"<html>page"}
+    sitecache.put("k", site, {}, root=tmp_path)
+    page = next(tmp_path.glob("k/files/site/en/index.html"))
+    page.write_bytes(b"<html>edited")
+    assert sitecache.get("k", {}, root=tmp_path) is None
+    assert not (tmp_path / "k").exists()
