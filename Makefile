@@ -31,7 +31,7 @@ test: setup-test
 golden: setup
 	$(BIN)/python -m tests.golden --update
 
-bench: setup
+bench: setup-test
 	$(BIN)/python -m generator.bench $(ARGS)
 
 clean:

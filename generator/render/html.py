@@ -146,10 +146,13 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
 
 
 def print_stylesheet(tr: Translator, kind: str) -> str:
-    """CSS only WeasyPrint reads (margin boxes, string-set, bookmarks): rulebooks have page furniture."""
+    """CSS only WeasyPrint reads: cheaper boxes for every document (css/print-boxes.css), and for
+    rulebooks page furniture (margin boxes, string-set, bookmarks)."""
+    env = environment()
+    boxes = env.get_template("css/print-boxes.css").render()
     if kind != "rulebook":
-        return ""
-    return environment().get_template("css/print.css.j2").render(**locale_globals(tr))
+        return boxes
+    return boxes + "\n" + env.get_template("css/print.css.j2").render(**locale_globals(tr))
 
 
 @dataclass(frozen=True)

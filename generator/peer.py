@@ -1,0 +1,70 @@
+"""The peer in `make bench`: headless Chromium printing the same HTML artifacts as WeasyPrint.
+
+Run in the bench's copy of the project after a build (`python -m generator.peer OUTPUT_DIR`); prints
+one JSON line. Each HTML artifact is printed on A4 by both engines, one after the other, in two
+rounds; each document counts with its faster round (best of two), so a burst of load from
+elsewhere on the machine hits both engines alike. WeasyPrint gets exactly what the build gives it
+(the print HTML and its page furniture, see build.print_stylesheets); Chromium opens the HTML
+artifact as written, the file a reader would print from a browser.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+#: One warm browser with nothing running beside the page (no updates, sync or network chatter).
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+ROUNDS = 2
+
+
+def compare(out: Path) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    from .build import Artifact, Options, prepare, print_stylesheets, render_html
+    from .render.pdf import html_to_pdf
+    from .render.script import for_print
+
+    opts = Options()
+    prep = prepare(opts)
+    docs = render_html(prep, opts)
+    extra = print_stylesheets(prep, docs)
+    keys = sorted(docs, key=lambda k: tuple(map(str, k)))
+    best: dict[tuple, list[float]] = {k: [float("inf"), float("inf")] for k in keys}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        # Warm both engines on one document first: the first render pays for loading fonts.
+        warm = keys[0]
+        html_to_pdf(for_print(docs[warm], warm[1]), "a4", "warm", extra[warm])
+        page.goto((out / Artifact(warm[0], warm[1], warm[2], "html", None, warm[3]).path).as_uri())
+        page.pdf(format="A4")
+        for _ in range(ROUNDS):
+            for key in keys:
+                game, code, kind, table = key
+                t = time.perf_counter()
+                html_to_pdf(for_print(docs[key], code), "a4", kind, extra[key])
+                weasy = time.perf_counter() - t
+                url = (out / Artifact(game, code, kind, "html", None, table).path).as_uri()
+                t = time.perf_counter()
+                page.goto(url, wait_until="load")
+                page.pdf(format="A4")
+                chrome = time.perf_counter() - t
+                best[key] = [min(best[key][0], weasy), min(best[key][1], chrome)]
+        browser.close()
+    by_kind: dict[str, list[float]] = {}
+    for (game, code, kind, table), (w, c) in best.items():
+        group = "rulebook" if kind == "rulebook" else "sheets"
+        acc = by_kind.setdefault(group, [0.0, 0.0])
+        acc[0] += w
+        acc[1] += c
+    return {"documents": len(keys), "weasyprint": sum(w for w, _ in best.values()),
+            "chromium": sum(c for _, c in best.values()), "by_kind": by_kind}
+
+
+if __name__ == "__main__":
+    print(json.dumps(compare(Path(sys.argv[1]))))
