@@ -12,6 +12,7 @@ from generator.textunits import split_units
 
 from .conftest import run_cli
 from .safety import cli, refused, tree
+from .test_bad_input import _edit, _line_of
 from .test_safe_builds import set_translation
 
 HTML = ("build", "--games", "bunco", "--locales", "en", "--formats", "html")
@@ -25,16 +26,6 @@ def built(project: Path) -> Path:
     r = run_cli(project, *HTML)
     assert r.returncode == 0, r.stderr
     return project
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def _line_of(path: Path, needle: str) -> int:
-    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if needle in line)
 
 
 # --- 5. links in translations ----------------------------------------------------------------------
