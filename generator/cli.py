@@ -261,7 +261,7 @@ def _house_rules(args) -> dict:
 
 def _list_rules(game: str | None) -> int:
     """`rulesheets rules [GAME]`: every house rule with its default, allowed values and one line."""
-    from .edition import allowed_text, _show
+    from .edition import allowed_text, show_value
     from .errors import InputError, Problem
     from .i18n import load_translator
     from .model import load_model, standard_values
@@ -274,7 +274,7 @@ def _list_rules(game: str | None) -> int:
         values = standard_values(model)
         print(f"{g}:")
         for rule in model.house_rules:
-            print(f"  {g}.{rule.id} (default {_show(model.rules[rule.id])}; allowed {allowed_text(rule)}): "
+            print(f"  {g}.{rule.id} (default {show_value(model.rules[rule.id])}; allowed {allowed_text(rule)}): "
                   f"{rule.label}. {english.fill(rule.describe, values)}")
     return 0
 

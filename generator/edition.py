@@ -16,7 +16,7 @@ from typing import Any
 from .errors import CheckFailed, InputError, Problem
 from .examples import Outcome, applies, run_examples
 from .model import LoadedModel, translatable_units
-from .registry import GAMES, Game, rule_values
+from .registry import GAMES, Game
 
 #: A number in English prose that is not a placeholder must be part of card notation.
 _CARD_SEQUENCE = re.compile(r"\b(?:10|[2-9AJQK])(?:-(?:10|[2-9AJQK]))+\b")
@@ -77,10 +77,10 @@ def allowed_text(rule) -> str:
     """A house rule's allowed values, for `rulesheets rules` and error messages."""
     if rule.range is not None:
         return f"{rule.range[0]} to {rule.range[1]}"
-    return " | ".join(_show(c) for c in rule.choices)
+    return " | ".join(show_value(c) for c in rule.choices)
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (tuple, list)):
@@ -105,7 +105,7 @@ def check_house_rule(loaded: LoadedModel, name: str, value: Any, where: str) -> 
     ok = (isinstance(value, int) and not isinstance(value, bool) and rule.range[0] <= value <= rule.range[1]) \
         if rule.range is not None else any(_normal(c) == value and type(_normal(c)) is type(value) for c in rule.choices)
     if not ok:
-        raise InputError(Problem(where, None, f"{model.game}.{name} must be {allowed_text(rule)}, got {_show(value)}"))
+        raise InputError(Problem(where, None, f"{model.game}.{name} must be {allowed_text(rule)}, got {show_value(value)}"))
     return value
 
 
@@ -160,7 +160,7 @@ def make_edition(loaded: LoadedModel, house: dict[str, Any], where: str = "--rul
         rules = game.make_rules({**standard, **chosen})
     except ValueError as exc:
         raise InputError(Problem(where, None, f"{model.game}: {exc}")) from None
-    values = {**rule_values(rules), **game.derive(rules, model.fact_values), **model.fact_values}
+    values = game.values(rules, model.fact_values)
     changed = {k: v for k, v in chosen.items() if standard.get(k, getattr(game.rules_class(), k)) != v}
     return Edition(loaded, game, rules, changed, values, run_examples(model, rules, values))
 

@@ -234,14 +234,14 @@ def load_model(game: str, games_dir: Path | None = None) -> LoadedModel:
 
 def standard_values(model: GameModel) -> dict[str, Any]:
     """Every value the prose may quote under the model's own (standard) rules; ValueError on bad rules."""
-    from .registry import game, rule_values
+    from .registry import game
 
     g = game(model.game)
     unknown = sorted(set(model.rules) - set(g.rule_names()))
     if unknown:
         raise ValueError(f"unknown rule '{unknown[0]}' (rules of {model.game}: {', '.join(g.rule_names())})")
     rules = g.make_rules(model.rules)
-    return {**rule_values(rules), **g.derive(rules, model.fact_values), **model.fact_values}
+    return g.values(rules, model.fact_values)
 
 
 def _check_when(when: str | None, known: set[str], source: SourceMap, loc: tuple) -> list[Problem]:

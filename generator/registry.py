@@ -49,9 +49,9 @@ class Game:
         clean = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
         return self.rules_class(**clean)
 
-
-def _plain_rules(rules) -> dict[str, Any]:
-    return {f.name: getattr(rules, f.name) for f in fields(rules)}
+    def values(self, rules, facts: Mapping[str, int]) -> dict[str, Any]:
+        """Every value prose may quote under `rules`: the rules, the engine's numbers, the prose-only facts."""
+        return {**rule_values(rules), **self.derive(rules, facts), **facts}
 
 
 def _bunco(rules: bunco.Rules, facts: Mapping[str, int]) -> dict[str, Number]:
@@ -128,4 +128,4 @@ def game(game_id: str) -> Game:
 
 def rule_values(rules) -> dict[str, Any]:
     """A Rules object as plain values, for prose placeholders and `when:` conditions."""
-    return _plain_rules(rules)
+    return {f.name: getattr(rules, f.name) for f in fields(rules)}

@@ -215,11 +215,11 @@ def house_rules_box(edition, tr: Translator) -> list[dict]:
 
 def rules_in_force(edition) -> str:
     """The edition's house rules for PDF metadata (Keywords): `house rules: bunco.wipeout=true`, or ""."""
-    from ..edition import _show
+    from ..edition import show_value
 
     if not edition.changed:
         return ""
-    return "house rules: " + ", ".join(f"{edition.model.game}.{k}={_show(v)}" for k, v in edition.changed.items())
+    return "house rules: " + ", ".join(f"{edition.model.game}.{k}={show_value(v)}" for k, v in edition.changed.items())
 
 
 def render_rulebook(edition, tr: Translator) -> str:
