@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -88,19 +89,57 @@ def _watch():
         logger.propagate = old
 
 
+#: The one <style> element every template writes in the document's head (templates/base.html.j2).
+_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+#: Parsed stylesheets of this process by their text: every document of a kind carries the same CSS.
+#: A full build has about forty different texts; `serve` may see many more over a session, so the
+#: oldest are dropped past SHEETS_KEPT.
+_sheets: dict[str, object] = {}
+SHEETS_KEPT = 128
+
+
+def _stylesheet(css: str, watcher: _GlyphWatcher):
+    """`css` parsed once per process (WeasyPrint parses and compiles a stylesheet on every render).
+
+    A sheet whose fonts or images could not be loaded is not kept, so every document using it fails.
+    """
+    sheet = _sheets.get(css)
+    if sheet is None:
+        from weasyprint import CSS
+
+        base_url = TEMPLATES_DIR.as_uri() + "/"
+        sheet = CSS(string=css, base_url=base_url, url_fetcher=_fetcher_class()(), font_config=_fonts())
+        if not watcher.refused:
+            if len(_sheets) >= SHEETS_KEPT:
+                del _sheets[next(iter(_sheets))]
+            _sheets[css] = sheet
+    return sheet
+
+
+def _split_style(html: str) -> tuple[str, str]:
+    """The document without its <style> element, and that element's CSS ("" when there is not exactly one)."""
+    found = _STYLE.findall(html)
+    if len(found) != 1:
+        return html, ""
+    return _STYLE.sub("", html, count=1), found[0]
+
+
 def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[bytes, int]:
     """Render one HTML document on one paper size; returns the PDF bytes and its page count.
 
     `print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
+    The document's own stylesheet is handed to WeasyPrint beside it, parsed once per process: the
+    same boxes, as no print stylesheet sets a property the document's stylesheet sets (only fonts,
+    with !important, which wins either way), and the document's comes last, so it keeps the last word.
     """
-    from weasyprint import CSS, HTML
+    from weasyprint import HTML
 
     base_url = TEMPLATES_DIR.as_uri() + "/"
     fetcher = _fetcher_class()()
-    sheets = [CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=_fonts())]
+    html, own_css = _split_style(html)
     with _watch() as watcher:
-        if print_css:
-            sheets.append(CSS(string=print_css, base_url=base_url, url_fetcher=fetcher, font_config=_fonts()))
+        sheets = [_stylesheet(f"@page {{ size: {PAPERS[paper]}; }}", watcher)]
+        sheets += [_stylesheet(css, watcher) for css in (print_css, own_css) if css]
         doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
             stylesheets=sheets, font_config=_fonts(), presentational_hints=False)
         out = io.BytesIO()
