@@ -60,3 +60,11 @@ def test_the_kept_stylesheets_are_bounded(monkeypatch):
     kept = [css for css in pdf._sheets if "margin" in css]
     assert kept == ["p { margin: 3pt }", "p { margin: 4pt }"]
     assert len(pdf._sheets) == 3
+
+
+def test_images_are_kept_across_documents_but_files_are_read_again():
+    cache = pdf._ImageCache()
+    cache["data:image/svg+xml,<svg/>"] = "die"
+    cache["file:///project/templates/logo.png"] = "logo"
+    cache[12345] = "image data by WeasyPrint's own key"
+    assert dict(cache) == {"data:image/svg+xml,<svg/>": "die", 12345: "image data by WeasyPrint's own key"}

@@ -96,6 +96,19 @@ _STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 #: oldest are dropped past SHEETS_KEPT.
 _sheets: dict[str, object] = {}
 SHEETS_KEPT = 128
+class _ImageCache(dict):
+    """Images by URL for every document of this process (WeasyPrint's own cache lasts one document).
+
+    The drawn dice are data: URLs, the same few in every Bunco document: they are parsed once. Files
+    are not kept, so a file edited while `rulesheets serve` runs is read again.
+    """
+
+    def __setitem__(self, key, value):
+        if not (isinstance(key, str) and key.startswith("file:")):
+            super().__setitem__(key, value)
+
+
+_images = _ImageCache()
 
 
 def _stylesheet(css: str, watcher: _GlyphWatcher):
@@ -141,7 +154,7 @@ def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[
         sheets = [_stylesheet(f"@page {{ size: {PAPERS[paper]}; }}", watcher)]
         sheets += [_stylesheet(css, watcher) for css in (print_css, own_css) if css]
         doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
-            stylesheets=sheets, font_config=_fonts(), presentational_hints=False)
+            stylesheets=sheets, font_config=_fonts(), presentational_hints=False, cache=_images)
         out = io.BytesIO()
         # Tagged: headings, lists, tables and figures with alt text reach screen readers, the language
         # and the title (shown in the title bar) come from <html lang> and <title>.
