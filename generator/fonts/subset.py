@@ -23,13 +23,16 @@ from .choice import FontFile
 
 #: Subsets of earlier builds (PDF cuts as .otf, web fonts as .woff2). Bump CACHE_VERSION when options change.
 CACHE_DIR = _CACHE / "fonts"
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 #: Name records kept: the usual ones plus 13/14 (licence text and URL), which the OFL wants to travel with the font.
 NAME_IDS = (0, 1, 2, 3, 4, 5, 6, 13, 14)
 #: FontForge's FFTM table is nothing but timestamps.
 DROP_TABLES = ("FFTM",)
 #: Every web font carries this head.modified (2026-01-01 in seconds since 1904), whatever the source says.
 FIXED_TIMESTAMP = int((dt.datetime(2026, 1, 1) - dt.datetime(1904, 1, 1)).total_seconds())
+#: Brotli quality of the WOFF2 packing. fontTools packs at 11, which takes twice to three times as long
+#: as 10 for about 1.5 % of the bytes (the Korean subset: 0.5 s against 0.2 s for 0.8 kB of 56).
+BROTLI_QUALITY = 10
 
 
 def decompositions(chars) -> frozenset[str]:
@@ -102,15 +105,30 @@ def cut(face: FontFile, chars: frozenset[str]) -> bytes:
     return hb.subset(source, request).blob.data
 
 
+class _Brotli:
+    """The brotli module as fontTools' WOFF2 writer calls it, packing at BROTLI_QUALITY (it has no option for that)."""
+
+    def __init__(self, module):
+        self.module, self.MODE_FONT, self.MODE_TEXT = module, module.MODE_FONT, module.MODE_TEXT
+
+    def compress(self, data: bytes, **options) -> bytes:
+        return self.module.compress(data, **options, quality=BROTLI_QUALITY)
+
+
 def woff2(face: FontFile, chars: frozenset[str]) -> bytes:
-    """The same cut, as WOFF2 with a fixed timestamp (fontTools does the Brotli packing only)."""
+    """The same cut, as WOFF2 with a fixed timestamp (fontTools transforms glyf and packs with Brotli)."""
     from fontTools.ttLib import TTFont
+    from fontTools.ttLib import woff2 as writer
 
     with TTFont(io.BytesIO(cut(face, chars)), recalcTimestamp=False) as tt:
         tt["head"].modified = FIXED_TIMESTAMP
         tt.flavor = "woff2"
         buf = io.BytesIO()
-        tt.save(buf)
+        module, writer.brotli = writer.brotli, _Brotli(writer.brotli)
+        try:
+            tt.save(buf)
+        finally:
+            writer.brotli = module
     return buf.getvalue()
 
 
