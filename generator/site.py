@@ -86,23 +86,29 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     languages = {code: _native_name(code) for code in trs}
     pages: dict[str, Page] = {}
     ctx = _Context(prep, trs, games, languages, downloads, base_url)
-    pages["index.html"] = ctx.chooser()
-    for code in trs:
-        for game in games:
-            pages[f"{code}/{game}/index.html"] = ctx.game_page(code, game)
-        # The index comes after its games: search/<code>.js is made from the finished game pages.
-        pages[f"{code}/index.html"] = ctx.locale_index(code)
-    pages["404.html"] = ctx.not_found()
-    if getattr(opts, "strict", False):
-        # A site string shown in English fails --strict, as a rulebook string does.
-        problems = fallback_problems(trs, since=misses_before, locales_dir=getattr(opts, "locales_dir", None))
-        if problems:
-            raise CheckFailed(problems)
-
     stacks = font_stacks(trs)
-    out.update(_web_fonts(pages, trs, stacks, getattr(opts, "jobs", 0) or os.cpu_count() or 1,
-                          full=set(trs) == set(every) and set(games) == set(GAMES),
-                          scripted={c: ctx.scripted_text(c) for c in trs}))
+    plans: dict[str, dict[str, frozenset[str]]] = {}
+    jobs = getattr(opts, "jobs", 0) or os.cpu_count() or 1
+    with webfonts.Subsets(jobs, cache_dir=webfonts.CACHE_DIR) as subsets:
+        # Each page set's fonts are cut in the workers while the next set's pages are made.
+        pages["index.html"] = ctx.chooser()
+        pages["404.html"] = ctx.not_found()
+        plans[CHOOSER] = _plan_fonts(CHOOSER, pages, trs, stacks, "")
+        subsets.add(plans[CHOOSER])
+        for code in trs:
+            for game in games:
+                pages[f"{code}/{game}/index.html"] = ctx.game_page(code, game)
+            # The index comes after its games: search/<code>.js is made from the finished game pages.
+            pages[f"{code}/index.html"] = ctx.locale_index(code)
+            plans[code] = _plan_fonts(code, pages, trs, stacks, ctx.scripted_text(code))
+            subsets.add(plans[code])
+        if getattr(opts, "strict", False):
+            # A site string shown in English fails --strict, as a rulebook string does.
+            problems = fallback_problems(trs, since=misses_before, locales_dir=getattr(opts, "locales_dir", None))
+            if problems:
+                raise CheckFailed(problems)
+        made = subsets.done()
+    out.update(_web_fonts(plans, made, full=set(trs) == set(every) and set(games) == set(GAMES)))
     css = environment().get_template("site/style.css.j2").render(stacks=stacks, font_stack=Markup("sans-serif"))
     out[f"{SITE}/style.css"] = css.encode("utf-8")
     for path, page in pages.items():
@@ -121,21 +127,22 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     return dict(sorted(out.items()))
 
 
-def _web_fonts(pages: dict[str, Page], trs: dict[str, Translator], stacks: dict[str, tuple[str, ...]],
-               jobs: int, full: bool, scripted: dict[str, str]) -> dict[str, bytes]:
-    """fonts/<set>.css and the WOFF2 subsets it names, for the chooser and each locale.
+def _plan_fonts(font_set: str, pages: dict[str, Page], trs: dict[str, Translator],
+                stacks: dict[str, tuple[str, ...]], scripted: str) -> dict[str, frozenset[str]]:
+    """Which characters each family must draw in one font set (the chooser's, or a locale's).
 
-    `scripted` is text (per locale) its pages show that is in no page's text: what site.js writes into the
+    `scripted` is text the set's pages show that is in no page's text: what site.js writes into the
     search results (counts, "nothing found"), and the search box's placeholder.
     """
-    plans = {}
-    for font_set in [CHOOSER, *trs]:
-        htmls = [p.html for p in pages.values() if p.font_set == font_set]
-        main = pages["index.html"].lang if font_set == CHOOSER else font_set
-        native = DIGITS[trs[main].config.digits]  # list numbers and later edits may use any digit
-        plans[font_set] = webfonts.plan_set(font_set, htmls, stacks, main, CLASS_FONTS,
-                                            extra=native + scripted.get(font_set, ""))
-    subsets = webfonts.make_subsets(plans, jobs=jobs, cache_dir=webfonts.CACHE_DIR)
+    htmls = [p.html for p in pages.values() if p.font_set == font_set]
+    main = pages["index.html"].lang if font_set == CHOOSER else font_set
+    native = DIGITS[trs[main].config.digits]  # list numbers and later edits may use any digit
+    return webfonts.plan_set(font_set, htmls, stacks, main, CLASS_FONTS, extra=native + scripted)
+
+
+def _web_fonts(plans: dict[str, dict[str, frozenset[str]]], subsets: dict[tuple[str, int, frozenset[str]], bytes],
+               full: bool) -> dict[str, bytes]:
+    """fonts/<set>.css and the WOFF2 subsets it names, for the chooser and each locale."""
     if full:
         webfonts.prune_cache(subsets, webfonts.CACHE_DIR)  # a full build knows every subset still wanted
     out = {}
@@ -332,7 +339,7 @@ class _Context:
         return Page(html, code, code)
 
     def scripted_text(self, code: str) -> str:
-        """Characters site.js may draw on the locale's pages that no page's text holds (see _web_fonts)."""
+        """Characters site.js may draw on the locale's pages that no page's text holds (see _plan_fonts)."""
         return "".join(filter(None, [self.search_scripts.get(code), self._text(code, "Search"),
                                      self._text(code, "Nothing found for “{query}”."), "…·“”«»"]))
 

@@ -138,3 +138,17 @@ def test_decompositions_are_canonical_and_recursive():
     assert subset.decompositions("\u09cb") == {"\u09cb", "\u09c7", "\u09be"}  # ো = ে + া
     assert subset.decompositions("\u095c") == {"\u095c", "\u0921", "\u093c"}  # ड़ = ड + nukta
     assert subset.decompositions("\ufb01") == {"\ufb01"}  # ﬁ: a compatibility decomposition is not the shaper's
+
+
+@pytest.mark.parametrize("family", ["Noto Sans", "Noto Sans Bengali", "Noto Sans Devanagari", "DejaVu Sans"])
+def test_fast_glyf_encoder_writes_fonttools_bytes(monkeypatch, family):
+    """woff2pack's glyf encoder only saves time: its WOFF2 is byte for byte the one fontTools' own encoder writes."""
+    from fontTools.ttLib import woff2 as writer
+
+    from generator.fonts import choice, woff2pack
+
+    face = choice.find_font(family)
+    cut = subset.cut(face, frozenset(sorted(choice.cmap(face))[:400]))
+    fast = woff2pack.pack(cut, subset.FIXED_TIMESTAMP)
+    monkeypatch.setattr(woff2pack, "_GlyfTable", writer.WOFF2GlyfTable)
+    assert woff2pack.pack(cut, subset.FIXED_TIMESTAMP) == fast

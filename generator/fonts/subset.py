@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import io
 import json
 import unicodedata
 from functools import lru_cache
@@ -23,7 +22,7 @@ from .choice import FontFile
 
 #: Subsets of earlier builds (PDF cuts as .otf, web fonts as .woff2). Bump CACHE_VERSION when options change.
 CACHE_DIR = _CACHE / "fonts"
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 #: Name records kept: the usual ones plus 13/14 (licence text and URL), which the OFL wants to travel with the font.
 NAME_IDS = (0, 1, 2, 3, 4, 5, 6, 13, 14)
 #: FontForge's FFTM table is nothing but timestamps.
@@ -103,15 +102,10 @@ def cut(face: FontFile, chars: frozenset[str]) -> bytes:
 
 
 def woff2(face: FontFile, chars: frozenset[str]) -> bytes:
-    """The same cut, as WOFF2 with a fixed timestamp (fontTools does the Brotli packing only)."""
-    from fontTools.ttLib import TTFont
+    """The same cut, as WOFF2 with a fixed timestamp (woff2pack: fontTools' writer, faster)."""
+    from .woff2pack import pack
 
-    with TTFont(io.BytesIO(cut(face, chars)), recalcTimestamp=False) as tt:
-        tt["head"].modified = FIXED_TIMESTAMP
-        tt.flavor = "woff2"
-        buf = io.BytesIO()
-        tt.save(buf)
-    return buf.getvalue()
+    return pack(cut(face, chars), FIXED_TIMESTAMP)
 
 
 MAKERS = {"otf": cut, "woff2": woff2}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -126,43 +126,50 @@ def subset_woff2(face: FontFile, chars: frozenset[str]) -> bytes:
     return subset.woff2(face, chars)
 
 
-def _woff2_files(face: FontFile, charsets: list[frozenset[str]], cache_dir: Path | None) -> list[bytes]:
-    """WOFF2 subsets of one face for several character sets (one worker's job), through the cache."""
-    out = []
-    for chars in charsets:
-        made = subset.cached(face, chars, "woff2", cache_dir)
-        out.append(made.read_bytes() if isinstance(made, Path) else made)
-    return out
+def _woff2_file(face: FontFile, chars: frozenset[str], cache_dir: Path | None) -> bytes:
+    """A WOFF2 subset of one face (one worker's job), through the cache."""
+    made = subset.cached(face, chars, "woff2", cache_dir)
+    return made.read_bytes() if isinstance(made, Path) else made
 
 
-def make_subsets(plans: dict[str, dict[str, frozenset[str]]], jobs: int = 1,
-                 cache_dir: Path | None = None) -> dict[tuple[str, int, frozenset[str]], bytes]:
+class Subsets:
     """Every regular and bold subset the page sets could use, by (family, weight, chars).
 
-    Subsets come from the cache when the same face was cut to the same characters before (a
-    rebuild where only some text changed); the rest are made in `jobs` worker processes.
+    Each page set's subsets are cut in `jobs` worker processes as soon as its plan is added, while
+    the caller goes on making the next set's pages; `done` waits for them. Subsets come from the
+    cache when the same face was cut to the same characters before (a rebuild where only some text
+    changed), and one subset that several sets need (a few Bengali digits) is cut once.
     """
-    wanted: dict[FontFile, set[frozenset[str]]] = {}
-    for plan in plans.values():
-        for family, chars in plan.items():
-            for weight in WEIGHTS:
-                face = find_font(family, weight)
-                if face is not None:
-                    wanted.setdefault(face, set()).add(chars)
-    jobs_list = [(face, sorted(charsets, key=lambda c: "".join(sorted(c)))) for face, charsets in wanted.items()]
-    # Biggest jobs first (the CJK faces), so no worker is left alone with one at the end.
-    jobs_list.sort(key=lambda job: -len(frozenset().union(*job[1])))
-    if jobs > 1 and len(jobs_list) > 1:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(jobs_list))) as pool:
-            results = list(pool.map(_woff2_files, [f for f, _ in jobs_list], [c for _, c in jobs_list],
-                                    [cache_dir] * len(jobs_list)))
-    else:
-        results = [_woff2_files(face, charsets, cache_dir) for face, charsets in jobs_list]
-    done: dict[tuple[str, int, frozenset[str]], bytes] = {}
-    for (face, charsets), datas in zip(jobs_list, results):
-        for chars, data in zip(charsets, datas):
-            done[(face.family, face.weight, chars)] = data
-    return done
+
+    def __init__(self, jobs: int = 1, cache_dir: Path | None = None):
+        self.cache_dir = cache_dir
+        self.pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+        self.made: dict[tuple[str, int, frozenset[str]], Future] = {}
+
+    def __enter__(self) -> Subsets:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def add(self, plan: dict[str, frozenset[str]]) -> None:
+        """Start cutting one page set's subsets."""
+        faces = [(face, chars) for family, chars in plan.items() for weight in WEIGHTS
+                 for face in [find_font(family, weight)] if face is not None]
+        # Biggest first (the CJK faces), so no worker is left alone with one at the end.
+        for face, chars in sorted(faces, key=lambda job: -len(job[1])):
+            key = (face.family, face.weight, chars)
+            if key in self.made:
+                continue
+            if self.pool is None:
+                self.made[key] = Future()
+                self.made[key].set_result(_woff2_file(face, chars, self.cache_dir))
+            else:
+                self.made[key] = self.pool.submit(_woff2_file, face, chars, self.cache_dir)
+
+    def done(self) -> dict[tuple[str, int, frozenset[str]], bytes]:
+        return {key: made.result() for key, made in self.made.items()}
 
 
 def prune_cache(subsets: dict[tuple[str, int, frozenset[str]], bytes], cache_dir: Path | None) -> None:
