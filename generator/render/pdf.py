@@ -31,8 +31,9 @@ def _fonts():
     if _font_config is None:
         from weasyprint.text.fonts import FontConfiguration
 
-        from . import actualtext, pdftags
+        from . import actualtext, pdftags, speedups
 
+        speedups.install()  # parser fixes that change no byte
         actualtext.install()  # Indic clusters extract as their own text (search, copy, screen readers)
         pdftags.install()  # drawn cards read by their names
         _font_config = FontConfiguration()
