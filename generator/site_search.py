@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from typing import Callable
+
+from .htmlscan import FastHTMLParser
 
 #: Elements whose text is chrome, not rules (heading anchors, back-to-contents links).
 SKIP_ATTR = "data-nosearch"
@@ -14,11 +15,10 @@ BLOCKS = {"p", "li", "td", "th", "tr", "h2", "h3", "h4", "div", "figcaption", "d
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
-class _Sections(HTMLParser):
+class _Sections(FastHTMLParser):
     """The game's name, its tagline and every <section id> of <main>: (id, title, text)."""
 
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.name = self.tagline = ""
         self.sections: list[list[str]] = []
         self._stack: list[tuple[str, bool, bool]] = []  # (tag, skipped, separates words)

@@ -70,6 +70,10 @@ def cache_key(face: FontFile, chars: frozenset[str], flavor: str) -> str:
     import uharfbuzz as hb
 
     ident = [CACHE_VERSION, hb.__version__, flavor, file_digest(face), face.index, "".join(sorted(chars))]
+    if flavor == "woff2":  # the packing's settings decide the bytes too
+        from .woff2pack import BROTLI_QUALITY
+
+        ident.append(BROTLI_QUALITY)
     return hashlib.sha256(json.dumps(ident).encode("utf-8")).hexdigest()
 
 

@@ -6,10 +6,10 @@ import hashlib
 import re
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 
 from ..errors import CheckFailed, Problem
+from ..htmlscan import FastHTMLParser
 from . import subset
 from .choice import WEIGHTS, FontFile, cmap, find_font
 
@@ -34,7 +34,7 @@ class WebFont:
     data: bytes
 
 
-class _TextByStack(HTMLParser):
+class _TextByStack(FastHTMLParser):
     """Rendered text of a page, grouped by the font stack the stylesheet gives it.
 
     The stack follows the nearest `lang` (style.css has one `:lang()` rule per locale) unless a class
@@ -42,7 +42,6 @@ class _TextByStack(HTMLParser):
     """
 
     def __init__(self, stacks: dict[str, tuple[str, ...]], class_fonts: dict[str, tuple[str, ...]]):
-        super().__init__(convert_charrefs=True)
         self.stacks, self.class_fonts = stacks, class_fonts
         self.open: list[tuple[str, tuple[str, ...] | None]] = []
         self.text: dict[tuple[str, ...], set[str]] = {}

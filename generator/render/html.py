@@ -190,7 +190,25 @@ def section_markdown(section, edition) -> str:
 
 
 def rulebook_sections(edition, tr: Translator) -> list[SectionView]:
-    """The rulebook's sections with their worked examples, translated; shared by print and site."""
+    """The rulebook's sections with their worked examples, translated; shared by print and site.
+
+    Made once per edition and translator (the print rulebook, then the site page, ask for the same):
+    a repeat gives the same sections and notes the same English fallbacks again, so a caller that
+    counts `tr.misses` sees what a fresh rendering would have given it. A new edition or translator
+    (serve makes new ones when a model or catalog changes) is rendered anew.
+    """
+    memo = tr.__dict__.setdefault("_rulebook_sections", {})
+    hit = memo.get(edition.model.game)
+    if hit is not None and hit[0] is edition:
+        tr.misses.extend(hit[2])
+        return list(hit[1])
+    before = len(tr.misses)
+    sections = _rulebook_sections(edition, tr)
+    memo[edition.model.game] = (edition, tuple(sections), tuple(tr.misses[before:]))
+    return sections
+
+
+def _rulebook_sections(edition, tr: Translator) -> list[SectionView]:
     game, values, outcomes = edition.model.game, edition.values, edition.outcomes
     sections = []
     for s in edition.model.sections:
