@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from concurrent.futures import Future
 from dataclasses import dataclass
 from xml.sax.saxutils import escape as xml_escape
 
@@ -17,7 +18,7 @@ from .fonts import web as webfonts
 from .errors import CheckFailed
 from .i18n import DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, babel_locale, discover_locales, fallback_problems
 from .paths import TEMPLATES_DIR
-from .site_search import search_script
+from .site_search import page_entries, search_script
 from .render.html import SectionView, environment, locale_globals, model_text
 from .render.html import rulebook_sections as html_sections
 
@@ -90,18 +91,36 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     plans: dict[str, dict[str, frozenset[str]]] = {}
     jobs = getattr(opts, "jobs", 0) or os.cpu_count() or 1
     with webfonts.Subsets(jobs, cache_dir=webfonts.CACHE_DIR) as subsets:
-        # Each page set's fonts are cut in the workers while the next set's pages are made.
-        pages["index.html"] = ctx.chooser()
-        pages["404.html"] = ctx.not_found()
-        plans[CHOOSER] = _plan_fonts(CHOOSER, pages, trs, stacks, "")
-        subsets.add(plans[CHOOSER])
-        for code in trs:
-            for game in games:
-                pages[f"{code}/{game}/index.html"] = ctx.game_page(code, game)
-            # The index comes after its games: search/<code>.js is made from the finished game pages.
-            pages[f"{code}/index.html"] = ctx.locale_index(code)
-            plans[code] = _plan_fonts(code, pages, trs, stacks, ctx.scripted_text(code))
+        # Pages are made here; the workers read each page's text (for its fonts and the search
+        # index) as soon as it is made, then cut each page set's fonts as soon as its plan is known.
+        scans: dict[str, Future] = {}
+
+        def made(path: str, page: Page, search: bool = False) -> None:
+            pages[path] = page
+            scans[path] = subsets.submit(scan_page, path if search else None, page.html, stacks)
+
+        def plan(code: str) -> None:
+            """The locale's search index and font plan, from its pages' scans; its fonts start at once."""
+            found = [e for path, _ in ctx.books[code] for e in scans[path].result()[1]]
+            ctx.search_scripts[code] = ctx.search_script(code, found)
+            plans[code] = _plan_fonts(code, pages, scans, trs, stacks, ctx.scripted_text(code))
             subsets.add(plans[code])
+
+        made("index.html", ctx.chooser())
+        made("404.html", ctx.not_found())
+        codes = list(trs)
+        for i, code in enumerate(codes):
+            for game in games:
+                made(f"{code}/{game}/index.html", ctx.game_page(code, game), search=True)
+            made(f"{code}/index.html", ctx.locale_index(code))
+            # One locale behind: the scans of the locale before this one are done by now.
+            if i == 0:
+                plans[CHOOSER] = _plan_fonts(CHOOSER, pages, scans, trs, stacks, "")
+                subsets.add(plans[CHOOSER])
+            else:
+                plan(codes[i - 1])
+        if codes:
+            plan(codes[-1])
         if getattr(opts, "strict", False):
             # A site string shown in English fails --strict, as a rulebook string does.
             problems = fallback_problems(trs, since=misses_before, locales_dir=getattr(opts, "locales_dir", None))
@@ -127,17 +146,23 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     return dict(sorted(out.items()))
 
 
-def _plan_fonts(font_set: str, pages: dict[str, Page], trs: dict[str, Translator],
+def scan_page(search_path: str | None, html: str, stacks: dict[str, tuple[str, ...]]) -> tuple[dict, list]:
+    """A page's text by font stack, and its search entries when it is a rulebook page (a worker's job)."""
+    return (webfonts.text_by_stack(html, stacks, CLASS_FONTS),
+            page_entries(search_path, html) if search_path is not None else [])
+
+
+def _plan_fonts(font_set: str, pages: dict[str, Page], scans: dict[str, Future], trs: dict[str, Translator],
                 stacks: dict[str, tuple[str, ...]], scripted: str) -> dict[str, frozenset[str]]:
     """Which characters each family must draw in one font set (the chooser's, or a locale's).
 
     `scripted` is text the set's pages show that is in no page's text: what site.js writes into the
     search results (counts, "nothing found"), and the search box's placeholder.
     """
-    htmls = [p.html for p in pages.values() if p.font_set == font_set]
+    texts = [scans[path].result()[0] for path, p in pages.items() if p.font_set == font_set]
     main = pages["index.html"].lang if font_set == CHOOSER else font_set
     native = DIGITS[trs[main].config.digits]  # list numbers and later edits may use any digit
-    return webfonts.plan_set(font_set, htmls, stacks, main, CLASS_FONTS, extra=native + scripted)
+    return webfonts.plan_set(font_set, texts, stacks, main, extra=native + scripted)
 
 
 def _web_fonts(plans: dict[str, dict[str, frozenset[str]]], subsets: dict[tuple[str, int, frozenset[str]], bytes],
@@ -323,10 +348,10 @@ class _Context:
                         "downloads": self.downloads.get((code, g), [])})
         return out
 
-    def _search_script(self, code: str) -> str:
+    def search_script(self, code: str, entries: list[list[str]]) -> str:
         """search/<code>.js, with "N sections found" for every N it can show, in the locale's plurals and digits."""
         ngettext = locale_globals(self.trs[code])["ngettext"]
-        return search_script(self.books[code], lambda n: ngettext(
+        return search_script(entries, lambda n: ngettext(
             "{count} section found", "{count} sections found", n, count=n).striptags())
 
     def locale_index(self, code: str) -> Page:
@@ -335,7 +360,6 @@ class _Context:
         common["search"] = True
         html = self._render("site/locale.html.j2", code, **common, games=self._games(code),
                             languages=self._switcher(code, "index.html"), font_set=code)
-        self.search_scripts[code] = self._search_script(code)
         return Page(html, code, code)
 
     def scripted_text(self, code: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,15 +44,10 @@ class _TextByStack(FastHTMLParser):
 
     def __init__(self, stacks: dict[str, tuple[str, ...]], class_fonts: dict[str, tuple[str, ...]]):
         self.stacks, self.class_fonts = stacks, class_fonts
+        #: Open elements with the stack their text is drawn in (their own, else the nearest ancestor's).
         self.open: list[tuple[str, tuple[str, ...] | None]] = []
         self.text: dict[tuple[str, ...], set[str]] = {}
         self.skip = 0
-
-    def _stack(self) -> tuple[str, ...] | None:
-        for _tag, stack in reversed(self.open):
-            if stack is not None:
-                return stack
-        return None
 
     def handle_starttag(self, tag, attrs):
         if tag in _VOID:
@@ -60,6 +56,8 @@ class _TextByStack(FastHTMLParser):
         stack = self.stacks.get(a.get("lang") or "")
         for cls in (a.get("class") or "").split():
             stack = self.class_fonts.get(cls, stack)
+        if stack is None and self.open:
+            stack = self.open[-1][1]
         self.open.append((tag, stack))
         self.skip += tag in _SKIP_TEXT
 
@@ -71,9 +69,12 @@ class _TextByStack(FastHTMLParser):
                 break
 
     def handle_data(self, data):
-        stack = self._stack()
+        stack = self.open[-1][1] if self.open else None
         if not self.skip and stack is not None and data.strip():
-            self.text.setdefault(stack, set()).update(data)
+            chars = self.text.get(stack)
+            if chars is None:
+                chars = self.text[stack] = set()
+            chars.update(data)
 
 
 def text_by_stack(html: str, stacks: dict[str, tuple[str, ...]],
@@ -132,7 +133,7 @@ def _woff2_file(face: FontFile, chars: frozenset[str], cache_dir: Path | None) -
 
 
 class Subsets:
-    """Every regular and bold subset the page sets could use, by (family, weight, chars).
+    """Every regular and bold subset the page sets could use, by (family, weight, chars); the site's workers.
 
     Each page set's subsets are cut in `jobs` worker processes as soon as its plan is added, while
     the caller goes on making the next set's pages; `done` waits for them. Subsets come from the
@@ -142,7 +143,14 @@ class Subsets:
 
     def __init__(self, jobs: int = 1, cache_dir: Path | None = None):
         self.cache_dir = cache_dir
-        self.pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+        # Imported before the workers start, so each forked worker has the WOFF2 writer without importing it.
+        from . import woff2pack  # noqa: F401
+
+        self.pool = None
+        if jobs > 1:
+            self.pool = ProcessPoolExecutor(max_workers=jobs)
+            with frozen_heap():
+                self.pool.submit(int)  # with fork, every worker starts (forks) at the first submit: now, heap frozen
         self.made: dict[tuple[str, int, frozenset[str]], Future] = {}
 
     def __enter__(self) -> Subsets:
@@ -151,6 +159,14 @@ class Subsets:
     def __exit__(self, *exc) -> None:
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
+
+    def submit(self, fn, *args) -> Future:
+        """Any other job of the site stage, in the same workers (or here, without a pool)."""
+        if self.pool is not None:
+            return self.pool.submit(fn, *args)
+        future = Future()
+        future.set_result(fn(*args))
+        return future
 
     def add(self, plan: dict[str, frozenset[str]]) -> None:
         """Start cutting one page set's subsets."""
@@ -171,6 +187,23 @@ class Subsets:
         return {key: made.result() for key, made in self.made.items()}
 
 
+@contextmanager
+def frozen_heap():
+    """Fork workers with this process's objects out of the garbage collector's sight (gc.freeze).
+
+    A forked worker shares its parent's memory until either writes to it; the collector's passes over
+    the parent's objects (the whole prepared build) write to every one of them, so each worker paid
+    for copying and walking a heap it never uses.
+    """
+    import gc
+
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def prune_cache(subsets: dict[tuple[str, int, frozenset[str]], bytes], cache_dir: Path | None) -> None:
     """Forget cached web subsets this build did not use (called after a build of every locale).
 
@@ -185,12 +218,15 @@ def prune_cache(subsets: dict[tuple[str, int, frozenset[str]], bytes], cache_dir
             path.unlink(missing_ok=True)
 
 
-def plan_set(name: str, pages: list[str], stacks: dict[str, tuple[str, ...]], main_lang: str,
-             class_fonts: dict[str, tuple[str, ...]], extra: str = "") -> dict[str, frozenset[str]]:
-    """Which characters of one page set each family must draw, as the browser's fallback will pick them."""
+def plan_set(name: str, pages: list[dict[tuple[str, ...], set[str]]], stacks: dict[str, tuple[str, ...]],
+             main_lang: str, extra: str = "") -> dict[str, frozenset[str]]:
+    """Which characters of one page set each family must draw, as the browser's fallback will pick them.
+
+    `pages` holds each page's text_by_stack.
+    """
     text: dict[tuple[str, ...], set[str]] = {}
-    for html in pages:
-        for stack, chars in text_by_stack(html, stacks, class_fonts).items():
+    for page in pages:
+        for stack, chars in page.items():
             # `text-transform: uppercase` (kickers, labels) draws capitals the text itself lacks: è -> È.
             text.setdefault(stack, set()).update(chars, *(c.upper() for c in chars))
     text.setdefault(stacks[main_lang], set()).update(BASIC | set(extra))
