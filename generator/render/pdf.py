@@ -29,9 +29,12 @@ _font_config = None
 def _fonts():
     global _font_config
     if _font_config is None:
+        from . import speedups
+
+        speedups.load_weasyprint()
         from weasyprint.text.fonts import FontConfiguration
 
-        from . import actualtext, pdftags, speedups
+        from . import actualtext, pdftags
 
         speedups.install()  # parser fixes that change no byte
         actualtext.install()  # Indic clusters extract as their own text (search, copy, screen readers)
@@ -174,6 +177,7 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple
     same boxes, as no print stylesheet sets a property the document's stylesheet sets (only fonts,
     with !important, which wins either way), and the document's comes last, so it keeps the last word.
     """
+    font_config = _fonts()  # loads WeasyPrint first, the quick way
     from weasyprint import HTML
 
     base_url = TEMPLATES_DIR.as_uri() + "/"
@@ -183,7 +187,7 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple
         sheets = [_stylesheet(f"@page {{ size: {PAPERS[paper]}; }}", watcher)]
         sheets += [_stylesheet(css, watcher) for css in (print_css, own_css) if css]
         doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
-            stylesheets=sheets, font_config=_fonts(), presentational_hints=False, cache=_images)
+            stylesheets=sheets, font_config=font_config, presentational_hints=False, cache=_images)
         out = io.BytesIO()
         # Tagged: headings, lists, tables and figures with alt text reach screen readers, the language
         # and the title (shown in the title bar) come from <html lang> and <title>.

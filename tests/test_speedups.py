@@ -1,0 +1,78 @@
+"""The speed fixes to WeasyPrint's stack (generator/render/speedups.py) change nothing but time."""
+
+from __future__ import annotations
+
+import ctypes.util
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from generator.render import speedups
+
+LOADED = textwrap.dedent("""
+    import collections, subprocess, sys
+    started = collections.Counter()
+    popen = subprocess.Popen.__init__
+    def counting(self, args, *a, **k):
+        started[str(args[0])] += 1
+        return popen(self, args, *a, **k)
+    subprocess.Popen.__init__ = counting
+    if sys.argv[1] == "quick":
+        from generator.render import speedups
+        speedups.load_weasyprint()
+    else:
+        import weasyprint.text.ffi
+    from weasyprint.text import ffi
+    libraries = sorted({line.split()[-1] for line in open("/proc/self/maps")
+                        if any(n in line for n in ("gobject", "pango", "harfbuzz", "fontconfig"))})
+    print(sum(started.values()), ffi.harfbuzz_subset is not None, ffi.harfbuzz_vector is not None, *libraries)
+""")
+
+
+def _load(how: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", LOADED, how], capture_output=True, text=True, check=True).stdout
+    return out.split()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the quick lookup is for Linux only")
+def test_weasyprint_loads_the_same_libraries_with_far_fewer_programs_started():
+    plain, quick = _load("plain"), _load("quick")
+    assert quick[1:] == plain[1:]  # the same optional libraries found, the same files mapped
+    assert any("libpango" in lib for lib in quick)
+    assert int(quick[0]) <= 1 < int(plain[0])  # ldconfig once, against gcc and ld for every name
+    print(f"programs started while loading WeasyPrint: {plain[0]} -> {quick[0]}")
+
+
+@pytest.mark.parametrize("name", ["libgobject-2.0-0", "gobject-2.0", "pango-1.0", "harfbuzz", "harfbuzz-subset",
+                                  "harfbuzz-vector", "fontconfig", "pangoft2-1.0", "c", "m"])
+def test_linker_cache_answers_as_ctypes_first_step(name):
+    if not hasattr(ctypes.util, "_findSoname_ldconfig"):
+        pytest.skip("not glibc's ctypes")
+    assert speedups._in_linker_cache(name) == ctypes.util._findSoname_ldconfig(name)
+
+
+def test_lookup_is_restored_after_the_block():
+    before = ctypes.util.find_library
+    with speedups.quick_library_lookup():
+        pass
+    assert ctypes.util.find_library is before
+
+
+def test_parser_patterns_are_made_once_and_parse_the_same():
+    """tinyhtml5's chars_until cache: a miss is made under the right key, and the tree is unchanged."""
+    import tinyhtml5
+    from tinyhtml5 import inputstream
+
+    html = '<p class="a" lang="ko">주사위 &amp; <b>dice</b><!-- c --><img alt="x"></p>' * 20
+    plain = tinyhtml5.parse(html)
+    speedups.install()
+    patterns = inputstream.characters_until_regex
+    assert isinstance(patterns, speedups.CharsUntilPatterns)
+    patched = tinyhtml5.parse(html)
+    made = len(patterns)
+    tinyhtml5.parse(html)
+    assert len(patterns) == made  # the second parse finds every pattern it needs
+    from xml.etree import ElementTree
+    assert ElementTree.tostring(patched) == ElementTree.tostring(plain)
