@@ -17,6 +17,7 @@ because the bench printed it first.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -26,12 +27,26 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 ROUNDS = 2
-#: Chromium asked for the features our PDFs have (see the module's docstring).
+
+
+def _page_margins() -> dict[str, str]:
+    """The margins of templates/css/page.css.j2 (`margin: top [right [bottom [left]]]`), for Chromium's page.pdf."""
+    from .paths import TEMPLATES_DIR
+
+    text = (TEMPLATES_DIR / "css" / "page.css.j2").read_text(encoding="utf-8")
+    v = re.search(r"@page\s*\{[^}]*\bmargin:\s*([^;}]+)", text).group(1).split()
+    top = v[0]
+    right = v[1] if len(v) > 1 else top
+    bottom = v[2] if len(v) > 2 else top
+    return {"top": top, "right": right, "bottom": bottom, "left": v[3] if len(v) > 3 else right}
+
+
+#: Chromium asked for the features our PDFs have (see the module's docstring), on the documents' own margins.
 SAME = {"tagged": True, "outline": True, "print_background": True, "display_header_footer": True,
         "header_template": "<span></span>",
         "footer_template": '<div style="font-size: 8pt; width: 100%; text-align: center">'
                            '<span class="pageNumber"></span> / <span class="totalPages"></span></div>',
-        "margin": {"top": "18mm", "right": "16mm", "bottom": "20mm", "left": "16mm"}}
+        "margin": _page_margins()}
 
 
 def compare(out: Path) -> dict:

@@ -101,7 +101,7 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
 
         def plan(code: str) -> None:
             """The locale's search index and font plan, from its pages' scans; its fonts start at once."""
-            found = [e for path, _ in ctx.books[code] for e in scans[path].result()[1]]
+            found = [e for game in games for e in scans[f"{code}/{game}/index.html"].result()[1]]
             ctx.search_scripts[code] = ctx.search_script(code, found)
             plans[code] = _plan_fonts(code, pages, scans, trs, stacks, ctx.scripted_text(code))
             subsets.add(plans[code])
@@ -247,8 +247,6 @@ class _Context:
         self.x_default = SOURCE_LOCALE if SOURCE_LOCALE in trs else next(iter(trs))
         #: Locales whose locale.toml says status = "draft": marked on every page, kept out of the sitemap.
         self.drafts = {c for c, tr in trs.items() if getattr(tr.config, "status", "complete") == "draft"}
-        #: The rulebook pages of each locale (path under site/, html), the text search/<code>.js holds.
-        self.books: dict[str, list[tuple[str, str]]] = {c: [] for c in trs}
         self.search_scripts: dict[str, str] = {}
 
     def _draft_badge(self, code: str) -> dict | None:
@@ -384,7 +382,6 @@ class _Context:
                             languages=self._switcher(code, f"{game}/index.html"), published=self.lastmod[game],
                             font_set=code)
         html = nowrap_sequences(html)
-        self.books[code].append((path, html))
         return Page(html, code, code)
 
 

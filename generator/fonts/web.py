@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import re
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,11 +145,7 @@ class Subsets:
         # Imported before the workers start, so each forked worker has the WOFF2 writer without importing it.
         from . import woff2pack  # noqa: F401
 
-        self.pool = None
-        if jobs > 1:
-            self.pool = ProcessPoolExecutor(max_workers=jobs)
-            with frozen_heap():
-                self.pool.submit(int)  # with fork, every worker starts (forks) at the first submit: now, heap frozen
+        self.pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
         self.made: dict[tuple[str, int, frozenset[str]], Future] = {}
 
     def __enter__(self) -> Subsets:
@@ -185,23 +180,6 @@ class Subsets:
 
     def done(self) -> dict[tuple[str, int, frozenset[str]], bytes]:
         return {key: made.result() for key, made in self.made.items()}
-
-
-@contextmanager
-def frozen_heap():
-    """Fork workers with this process's objects out of the garbage collector's sight (gc.freeze).
-
-    A forked worker shares its parent's memory until either writes to it; the collector's passes over
-    the parent's objects (the whole prepared build) write to every one of them, so each worker paid
-    for copying and walking a heap it never uses.
-    """
-    import gc
-
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def prune_cache(subsets: dict[tuple[str, int, frozenset[str]], bytes], cache_dir: Path | None) -> None:
