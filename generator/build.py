@@ -9,18 +9,20 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import PROJECT_DIR, cache, output
 from .registry import GAMES
 from .errors import CheckFailed, InputError, Problem
-from .edition import Edition, check_editions, make_edition
-from .i18n import COMMON_DOMAIN, LOCALES_DIR, Translator, check_locales, discover_locales, fallback_problems, load_translator
-from .examples import input_problems
-from .model import load_models, standard_values
-from .paths import default_output
-from .render.html import render_rulebook
-from .render.script import for_print
+from .paths import LOCALES_DIR, check_locales, default_output, discover_locales
 from .sheets import SheetOptions
+
+# The models, catalogs and templates (pydantic, Babel, Jinja, markdown-it) are imported where they
+# are used, not here: a build that finds nothing changed only hashes its inputs, and is done
+# before they would have finished loading.
+if TYPE_CHECKING:
+    from .edition import Edition
+    from .i18n import Translator
 
 FORMATS = ("html", "pdf")
 PAPERS = ("a4", "letter")
@@ -127,6 +129,11 @@ class Prepared:
 
 def prepare(opts: Options) -> Prepared:
     """Read and check every input: models, examples, catalogs. Raises InputError or CheckFailed."""
+    from .edition import check_editions, make_edition
+    from .examples import input_problems
+    from .i18n import COMMON_DOMAIN, load_translator
+    from .model import load_models, standard_values
+
     validate_options(opts)
     unknown = sorted(set(opts.house_rules) - set(GAMES))
     if unknown:
@@ -160,6 +167,9 @@ def prepare(opts: Options) -> Prepared:
 
 def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int | None], str]:
     """Every HTML document, keyed by (game, locale, kind, table); strict mode refuses English fallbacks."""
+    from .i18n import fallback_problems
+    from .render.html import render_rulebook
+
     docs = {}
     so = opts.sheets
     for code, tr in prep.translators.items():
@@ -234,6 +244,8 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
     pdf_jobs = []
     print_css = print_stylesheets(prep, docs) if "pdf" in opts.formats else {}
     stage("fonts")
+    from .render.script import for_print
+
     for (game, code, kind, table), html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
         if "html" in opts.formats:
             art = Artifact(game, code, kind, "html", None, table)

@@ -21,7 +21,8 @@ from .output import atomic_write
 from .paths import PROJECT_DIR, TEMPLATES_DIR, require_checkout
 from .render.html import CATEGORY_NAMES
 from .render.names import COMMENTS as NAME_COMMENTS
-from .yamlsource import display_path, read_text
+from .paths import display_path
+from .yamlsource import read_text
 from .site import SITE_PLURALS, SITE_TEXT
 
 #: Fixed header dates keep catalogs stable in version control.

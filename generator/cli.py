@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
-    from .i18n import discover_locales
+    from .paths import discover_locales
 
     if args.command == "i18n":
         from . import catalogs
@@ -253,7 +253,7 @@ def _kit(args) -> int:
 
 
 def _house_rules(args) -> dict:
-    from .edition import merge_house_rules, parse_rule_options, read_house_rules
+    from .houserules import merge_house_rules, parse_rule_options, read_house_rules
 
     from_file = read_house_rules(args.house_rules) if args.house_rules else {}
     return merge_house_rules(from_file, parse_rule_options(args.rule))

@@ -54,7 +54,7 @@ def template_problem(exc: Exception) -> Problem:
 
     import jinja2
 
-    from .yamlsource import display_path
+    from .paths import display_path
 
     filename, line = None, None
     if isinstance(exc, jinja2.TemplateSyntaxError):

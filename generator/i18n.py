@@ -23,10 +23,9 @@ from babel.numbers import format_decimal, get_currency_precision, parse_pattern
 
 from .errors import InputError, Problem
 from .model import PLACEHOLDER, placeholders
-from .paths import LOCALES_DIR
-from .yamlsource import display_path
+from .paths import LOCALES_DIR, SOURCE_LOCALE, check_locales, discover_locales, display_path  # noqa: F401
+from .sheets import MAX_STAKE
 
-SOURCE_LOCALE = "en"
 #: A complete locale must be fully translated (--strict, tests); a draft shows English where it is not.
 STATUSES = ("draft", "complete")
 #: The template strings (sheets, site chrome, example captions) live in this domain.
@@ -80,12 +79,6 @@ def babel_locale(tag: str) -> Locale:
         raise ValueError(f"'{tag}' is not a language tag CLDR knows") from None
 
 
-def discover_locales(locales_dir: Path = LOCALES_DIR) -> tuple[str, ...]:
-    """Every locale of the project: each folder of locales/ holding a locale.toml, English first."""
-    found = sorted(p.parent.name for p in locales_dir.glob("*/locale.toml"))
-    return tuple(sorted(found, key=lambda c: (c != SOURCE_LOCALE, c)))
-
-
 def draft_locales(locales_dir: Path = LOCALES_DIR) -> tuple[str, ...]:
     """The locales whose locale.toml says `status = "draft"` (read without the full checks)."""
     out = []
@@ -99,8 +92,6 @@ def draft_locales(locales_dir: Path = LOCALES_DIR) -> tuple[str, ...]:
     return tuple(out)
 
 
-#: The largest stake a payout sheet accepts (locale.toml or --stake): anything above is a typo.
-MAX_STAKE = Decimal(1_000_000)
 
 
 def read_toml(path: Path, missing: str) -> tuple[dict, str]:
@@ -471,9 +462,3 @@ def glossary_problems(code: str, locales_dir: Path = LOCALES_DIR) -> list[Proble
     return problems
 
 
-def check_locales(requested: tuple[str, ...], locales_dir: Path = LOCALES_DIR) -> None:
-    known = discover_locales(locales_dir)
-    bad = [c for c in requested if c not in known]
-    if bad:
-        hint = f" (known: {', '.join(known)})" if known else f" (no locale.toml under {display_path(locales_dir)})"
-        raise InputError(Problem("command line", None, f"unknown locale '{bad[0]}'{hint}"))

@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 from . import GAMES
 from .paths import GAMES_DIR
 from .errors import InputError, Problem
-from .yamlsource import SourceMap, display_path, load_yaml
+from .paths import display_path
+from .yamlsource import SourceMap, load_yaml
 
 #: `{name}` or `{name:format}` in prose; formats say how a number is written.
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([a-z_]+))?\}")

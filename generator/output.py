@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import PROJECT_DIR
 from .errors import InputError, Problem
-from .yamlsource import display_path
+from .paths import display_path
 
 #: Written only by rulesheets, in every output it makes: with manifest.json, the mark of a folder --out may replace.
 STATE_FILE = ".rulesheets-state.json"

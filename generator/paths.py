@@ -53,3 +53,30 @@ def require_checkout(what: str) -> Path:
         raise InputError(Problem("command line", None, f"{what} writes into a project checkout; "
                                  f"this rulesheets is installed at {PACKAGE_DIR} (clone the project to translate)"))
     return CHECKOUT
+
+
+def display_path(path: Path) -> str:
+    """A path as a user would type it: relative to the working directory when possible."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+#: The language the sources are written in.
+SOURCE_LOCALE = "en"
+
+
+def discover_locales(locales_dir: Path = LOCALES_DIR) -> tuple[str, ...]:
+    """Every locale of the project: each folder of locales/ holding a locale.toml, English first."""
+    found = sorted(p.parent.name for p in locales_dir.glob("*/locale.toml"))
+    return tuple(sorted(found, key=lambda c: (c != SOURCE_LOCALE, c)))
+
+
+def check_locales(requested: tuple[str, ...], locales_dir: Path = LOCALES_DIR) -> None:
+    """Every requested locale is a folder of locales/ with a locale.toml (one line naming the first that is not)."""
+    known = discover_locales(locales_dir)
+    bad = [c for c in requested if c not in known]
+    if bad:
+        hint = f" (known: {', '.join(known)})" if known else f" (no locale.toml under {display_path(locales_dir)})"
+        raise InputError(Problem("command line", None, f"unknown locale '{bad[0]}'{hint}"))

@@ -9,7 +9,9 @@ from decimal import Decimal, InvalidOperation
 
 from .engine import odds, stop_the_bus, tonk
 from .errors import InputError, Problem
-from .i18n import MAX_STAKE
+
+#: The largest stake a payout sheet accepts (locale.toml or --stake): anything above is a typo.
+MAX_STAKE = Decimal(1_000_000)
 
 #: kind -> game; every sheet exists in every locale, as HTML and one-page PDFs.
 SHEETS = {"tally-sheet": "bunco", "scorepad": "bunco", "payout-sheet": "tonk", "hand-ranking": "stop-the-bus"}

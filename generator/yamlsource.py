@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 
 from .errors import InputError, Problem
+from .paths import display_path
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -102,14 +103,6 @@ class SourceMap:
 
     def problem(self, loc: tuple, message: str) -> Problem:
         return Problem(display_path(self.path), self.line(loc), message)
-
-
-def display_path(path: Path) -> str:
-    """A path as a user would type it: relative to the working directory when possible."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def load_yaml(path: Path) -> tuple[Any, SourceMap]:

@@ -93,6 +93,26 @@ def test_noop_and_incremental_rebuild(project):
     assert entries["fr/bunco/rulebook-a4.pdf"]["pages"] >= 1
 
 
+def test_noop_loads_no_model_catalog_template_or_renderer(project):
+    """A build that finds nothing changed hashes its inputs and stops: none of the heavy libraries load."""
+    small = (*SMALL, "--formats", "html")
+    assert run_cli(project, *small).returncode == 0
+    code = ("import sys; from generator import cli; code = cli.main(sys.argv[1:]); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'babel', 'jinja2', 'markdown_it', "
+            "'yaml', 'weasyprint', 'fontTools'} | {m for m in sys.modules if m in "
+            "('generator.model', 'generator.i18n', 'generator.edition', 'generator.render')}), code)")
+    r = subprocess.run([sys.executable, "-c", code, *small], cwd=project, env={**os.environ, "PYTHONPATH": str(project)},
+                       capture_output=True, text=True, check=True)
+    assert r.stdout.startswith("nothing changed:"), r.stdout
+    assert r.stdout.splitlines()[-1] == "[] 0"
+    # A real change still loads everything and builds.
+    set_translation(project / "locales/fr/LC_MESSAGES/bunco.po", "Pens for everyone.", "Un stylo pour chacun.")
+    r = subprocess.run([sys.executable, "-c", code, *small], cwd=project, env={**os.environ, "PYTHONPATH": str(project)},
+                       capture_output=True, text=True, check=True)
+    assert r.stdout.startswith("built 0 PDFs"), r.stdout
+    assert "'babel'" in r.stdout.splitlines()[-1] and "'jinja2'" in r.stdout.splitlines()[-1]
+
+
 def test_failure_mid_build_leaves_previous_output(project):
     assert run_cli(project, *SMALL).returncode == 0
     before = _tree(project / "output")

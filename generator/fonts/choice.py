@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import Problem
 from ..i18n import LOCALES_DIR
-from ..yamlsource import display_path
+from ..paths import display_path
 
 WEIGHTS = {400: "", 700: ":bold"}
 
