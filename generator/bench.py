@@ -369,8 +369,10 @@ def main() -> None:
         rows.append(("  of which outside the PDF stage", ", ".join(f"{k} {v:.1f} s" for k, v in stages[1].items()
                                                                    if k not in ("pdf", "site"))
                      + f"; PDF stage {stages[1].get('pdf', 0.0):.1f} s against {same:.1f} s"))
-        noop, stdout = _cli(proj, "build", label="no-op")
-        rows.append(("no-op rebuild", f"{noop:.2f} s ({noop / cold[2][0] * 100:.1f} % of cold --jobs 2)"))
+        noops = [_cli(proj, "build", label="no-op")[0] for _ in range(3)]
+        noop = sorted(noops)[1]
+        rows.append(("no-op rebuild", f"{noop:.2f} s, median of {', '.join(f'{t:.2f}' for t in noops)} s "
+                                      f"({noop / cold[2][0] * 100:.1f} % of cold --jobs 2; target < 0.3 s)"))
         again, stdout = _cli(proj, "build", "--out", str(root / "again"), label="from the caches")
         rows.append(("site stage, cold, --jobs 2", f"{stages[2].get('site', 0.0):.2f} s (target <= 1.5 s)"))
         unchanged = _stages(stdout).get("site", 0.0)

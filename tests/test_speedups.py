@@ -76,3 +76,37 @@ def test_parser_patterns_are_made_once_and_parse_the_same():
     assert len(patterns) == made  # the second parse finds every pattern it needs
     from xml.etree import ElementTree
     assert ElementTree.tostring(patched) == ElementTree.tostring(plain)
+
+
+@pytest.mark.render
+def test_pdf_objects_are_serialised_once_and_the_file_is_the_same(monkeypatch):
+    """pydyf makes each object's bytes twice when the PDF has an identifier; with the fix, once, same file."""
+    import collections
+
+    import pydyf
+
+    from generator.render.pdf import html_to_pdf
+
+    die = ("data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%2010%2010'%3E"
+           "%3Crect%20width='10'%20height='10'/%3E%3C/svg%3E")
+    html = ('<!DOCTYPE html><html lang="ko"><head><title>t</title></head><body><h1>주사위</h1>'
+            '<table><tr><th>A</th><td>2 ♠</td></tr></table>' + f'<p><img src="{die}" alt="1"> 판돈</p>' * 40 +
+            '</body></html>')
+    html_to_pdf(html, "a4", "warm")  # installs the fixes
+    original = pydyf.Stream.__dict__["data"].fget._rulesheets_original
+    made = collections.Counter()
+
+    def counted(stream):
+        made[id(stream)] += 1
+        return original(stream)
+
+    monkeypatch.setattr(pydyf.Stream, "data", speedups._made_once(counted))
+    fixed, _ = html_to_pdf(html, "a4", "t")
+    once = sorted(made.values())
+    made.clear()
+    monkeypatch.setattr(pydyf.Stream, "data", property(counted))
+    monkeypatch.setattr(pydyf.PDF, "write", pydyf.PDF.write._rulesheets_original)
+    shipped, _ = html_to_pdf(html, "a4", "t")
+    assert fixed == shipped
+    assert len(once) >= 4 and set(once) == {1}  # content streams, fonts, the object and xref streams
+    assert sorted(made.values()).count(2) >= len(once) - 1  # shipped: all but the xref stream made twice

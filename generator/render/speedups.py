@@ -17,8 +17,16 @@ for each attribute name) and asks `re` for it. That was a tenth of the time of a
 A dict that makes a missing entry itself, under the right key, is put in its place: the lookup then
 always succeeds and the faulty line is never reached. The patterns are the ones tinyhtml5 builds.
 
-`install()` is idempotent and tied to tinyhtml5 2.1.0, whose code this mirrors: another version
-fails loudly at import, so the fix is looked at again (and dropped once the parser is fixed).
+pydyf (WeasyPrint's PDF writer) serialises every object twice when the PDF has an identifier, as
+ours all do: once to write it, and once more, inside `PDF.write`, to hash all the objects' bytes for
+the second half of the /ID. Each content stream and font is compressed again (at zlib level 9) only
+to give the same bytes. While a PDF is written, `written_once` keeps each numbered object's bytes
+from the first time they are made and hands them out the second time: a tenth of the writer's time
+and the same file. Objects are not changed between the two passes (the hash is taken after all of
+them are written), which tests/test_speedups.py checks byte for byte.
+
+`install()` is idempotent and tied to tinyhtml5 2.1.0 and pydyf 0.13.0, whose code this mirrors:
+another version fails loudly at import, so the fix is looked at again (and dropped once fixed upstream).
 """
 
 from __future__ import annotations
@@ -33,7 +41,14 @@ if version("tinyhtml5") != SUPPORTED_TINYHTML5:
         f"generator.render.speedups fixes tinyhtml5 {SUPPORTED_TINYHTML5}'s chars_until cache, but tinyhtml5 "
         f"{version('tinyhtml5')} is installed: check tinyhtml5/inputstream.py against this module, then update it")
 
-from tinyhtml5 import inputstream as _inputstream  # noqa: E402  (after the version guard on purpose)
+SUPPORTED_PYDYF = "0.13.0"
+if version("pydyf") != SUPPORTED_PYDYF:
+    raise ImportError(
+        f"generator.render.speedups keeps pydyf {SUPPORTED_PYDYF}'s object bytes while a PDF is written, but pydyf "
+        f"{version('pydyf')} is installed: check PDF.write in pydyf/__init__.py against this module, then update it")
+
+import pydyf  # noqa: E402  (after the version guards on purpose)
+from tinyhtml5 import inputstream as _inputstream  # noqa: E402
 
 
 class CharsUntilPatterns(dict):
@@ -48,9 +63,49 @@ class CharsUntilPatterns(dict):
         return pattern
 
 
+#: While `PDF.write` runs: id(object) -> (its bytes, the object, kept so the id is not reused).
+_written: dict[int, tuple[bytes, object]] | None = None
+
+
+def _made_once(fget):
+    """The `data` property `fget`, answered from `_written` for numbered (top-level) objects during a write."""
+
+    def data(self):
+        if _written is None or self.number is None:
+            return fget(self)
+        hit = _written.get(id(self))
+        if hit is None:
+            hit = _written[id(self)] = (fget(self), self)
+        return hit[0]
+
+    data._rulesheets_original = fget
+    return property(data, doc=fget.__doc__)
+
+
+def _write_once(write):
+    def written_once(self, *args, **kwargs):
+        global _written
+        outer, _written = _written, {}
+        try:
+            return write(self, *args, **kwargs)
+        finally:
+            _written = outer
+
+    written_once._rulesheets_original = write
+    return written_once
+
+
+#: The pydyf classes whose `data` is made again by `PDF.write` (WeasyPrint's own objects derive from them).
+_SERIALISED = (pydyf.Dictionary, pydyf.Stream, pydyf.String, pydyf.Array)
+
+
 def install() -> None:
     if not isinstance(_inputstream.characters_until_regex, CharsUntilPatterns):
         _inputstream.characters_until_regex = CharsUntilPatterns()
+    if not hasattr(pydyf.PDF.write, "_rulesheets_original"):
+        for cls in _SERIALISED:
+            cls.data = _made_once(cls.__dict__["data"].fget)
+        pydyf.PDF.write = _write_once(pydyf.PDF.write)
 
 
 @contextmanager
