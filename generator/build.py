@@ -221,6 +221,8 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
     previous = output.unchanged(out, key)
     if previous is not None:
         return Report(previous, seconds=time.perf_counter() - start, reused=len(previous), noop=True)
+    from .render.script import for_print
+
     stages: dict[str, float] = {}
     mark = time.perf_counter()
 
@@ -244,8 +246,6 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
     pdf_jobs = []
     print_css = print_stylesheets(prep, docs) if "pdf" in opts.formats else {}
     stage("fonts")
-    from .render.script import for_print
-
     for (game, code, kind, table), html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
         if "html" in opts.formats:
             art = Artifact(game, code, kind, "html", None, table)

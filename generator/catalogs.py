@@ -18,10 +18,9 @@ from .i18n import (COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, disc
                    placeholder_problems, read_catalog)
 from .model import load_model, translatable_units
 from .output import atomic_write
-from .paths import PROJECT_DIR, TEMPLATES_DIR, require_checkout
+from .paths import PROJECT_DIR, TEMPLATES_DIR, display_path, require_checkout
 from .render.html import CATEGORY_NAMES
 from .render.names import COMMENTS as NAME_COMMENTS
-from .paths import display_path
 from .yamlsource import read_text
 from .site import SITE_PLURALS, SITE_TEXT
 

@@ -23,6 +23,7 @@ from babel.numbers import format_decimal, get_currency_precision, parse_pattern
 
 from .errors import InputError, Problem
 from .model import PLACEHOLDER, placeholders
+# Locale discovery lives in paths (the command line needs it without Babel); importers here keep working.
 from .paths import LOCALES_DIR, SOURCE_LOCALE, check_locales, discover_locales, display_path  # noqa: F401
 from .sheets import MAX_STAKE
 
@@ -460,5 +461,3 @@ def glossary_problems(code: str, locales_dir: Path = LOCALES_DIR) -> list[Proble
         else:
             check(table, terms)
     return problems
-
-

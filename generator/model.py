@@ -11,9 +11,8 @@ from typing import Annotated, Any, Union
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from . import GAMES
-from .paths import GAMES_DIR
+from .paths import GAMES_DIR, display_path
 from .errors import InputError, Problem
-from .paths import display_path
 from .yamlsource import SourceMap, load_yaml
 
 #: `{name}` or `{name:format}` in prose; formats say how a number is written.

@@ -8,8 +8,7 @@ from babel.numbers import get_territory_currencies
 
 from .errors import InputError, Problem
 from .i18n import DIGITS, LOCALES_DIR, babel_locale, catalog_path
-from .paths import require_checkout
-from .paths import display_path
+from .paths import display_path, require_checkout
 
 #: Where a script's Noto family is not "Noto Sans <CLDR's English name of the script>".
 SCRIPT_FONTS = {"Latn": (), "Cyrl": (), "Grek": (), "Beng": ("Noto Sans Bengali",), "Kore": ("Noto Sans CJK KR",),

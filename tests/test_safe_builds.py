@@ -93,24 +93,32 @@ def test_noop_and_incremental_rebuild(project):
     assert entries["fr/bunco/rulebook-a4.pdf"]["pages"] >= 1
 
 
+#: Libraries and modules a build that finds nothing changed has no use for.
+HEAVY = ("pydantic", "babel", "jinja2", "markdown_it", "yaml", "weasyprint", "fontTools",
+         "generator.model", "generator.i18n", "generator.edition", "generator.render")
+
+
+def _build_listing_heavy_modules(project, *args) -> tuple[str, list[str]]:
+    """Run a build in a fresh process; its stdout, and which of HEAVY it had loaded at the end."""
+    code = ("import sys; from generator import cli; code = cli.main(sys.argv[2:]); "
+            "print(sorted(set(sys.modules) & set(sys.argv[1].split(','))), code)")
+    r = subprocess.run([sys.executable, "-c", code, ",".join(HEAVY), *args], cwd=project,
+                       env={**os.environ, "PYTHONPATH": str(project)}, capture_output=True, text=True, check=True)
+    return r.stdout, r.stdout.splitlines()[-1]
+
+
 def test_noop_loads_no_model_catalog_template_or_renderer(project):
     """A build that finds nothing changed hashes its inputs and stops: none of the heavy libraries load."""
     small = (*SMALL, "--formats", "html")
     assert run_cli(project, *small).returncode == 0
-    code = ("import sys; from generator import cli; code = cli.main(sys.argv[1:]); "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'babel', 'jinja2', 'markdown_it', "
-            "'yaml', 'weasyprint', 'fontTools'} | {m for m in sys.modules if m in "
-            "('generator.model', 'generator.i18n', 'generator.edition', 'generator.render')}), code)")
-    r = subprocess.run([sys.executable, "-c", code, *small], cwd=project, env={**os.environ, "PYTHONPATH": str(project)},
-                       capture_output=True, text=True, check=True)
-    assert r.stdout.startswith("nothing changed:"), r.stdout
-    assert r.stdout.splitlines()[-1] == "[] 0"
+    stdout, loaded = _build_listing_heavy_modules(project, *small)
+    assert stdout.startswith("nothing changed:"), stdout
+    assert loaded == "[] 0"
     # A real change still loads everything and builds.
     set_translation(project / "locales/fr/LC_MESSAGES/bunco.po", "Pens for everyone.", "Un stylo pour chacun.")
-    r = subprocess.run([sys.executable, "-c", code, *small], cwd=project, env={**os.environ, "PYTHONPATH": str(project)},
-                       capture_output=True, text=True, check=True)
-    assert r.stdout.startswith("built 0 PDFs"), r.stdout
-    assert "'babel'" in r.stdout.splitlines()[-1] and "'jinja2'" in r.stdout.splitlines()[-1]
+    stdout, loaded = _build_listing_heavy_modules(project, *small)
+    assert stdout.startswith("built 0 PDFs"), stdout
+    assert "'babel'" in loaded and "'jinja2'" in loaded
 
 
 def test_failure_mid_build_leaves_previous_output(project):

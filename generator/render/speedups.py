@@ -21,9 +21,10 @@ pydyf (WeasyPrint's PDF writer) serialises every object twice when the PDF has a
 ours all do: once to write it, and once more, inside `PDF.write`, to hash all the objects' bytes for
 the second half of the /ID. Each content stream and font is compressed again (at zlib level 9) only
 to give the same bytes. While a PDF is written, `written_once` keeps each numbered object's bytes
-from the first time they are made and hands them out the second time: a tenth of the writer's time
-and the same file. Objects are not changed between the two passes (the hash is taken after all of
-them are written), which tests/test_speedups.py checks byte for byte.
+from the first time they are made and hands them out the second time: half as many compressions
+(25 -> 13 for a Stop the Bus rulebook), 3 % fewer instructions for a rulebook, and the same file.
+Objects are not changed between the two passes (the hash is taken after all of them are written),
+which tests/test_speedups.py checks byte for byte.
 
 `install()` is idempotent and tied to tinyhtml5 2.1.0 and pydyf 0.13.0, whose code this mirrors:
 another version fails loudly at import, so the fix is looked at again (and dropped once fixed upstream).
