@@ -110,3 +110,59 @@ def test_pdf_objects_are_serialised_once_and_the_file_is_the_same(monkeypatch):
     assert fixed == shipped
     assert len(once) >= 4 and set(once) == {1}  # content streams, fonts, the object and xref streams
     assert sorted(made.values()).count(2) >= len(once) - 1  # shipped: all but the xref stream made twice
+
+
+def test_array_types_are_the_parsers_own_and_need_no_parsing(monkeypatch):
+    """`NAME[N]` comes from cffi's backend, the same object the C parser gives, and pycparser is not run."""
+    import cffi.cparser
+    from hypothesis import given, settings, strategies as st
+
+    speedups.load_weasyprint()
+    speedups.install()
+    from weasyprint.text.ffi import ffi
+
+    assert isinstance(ffi._parsed_types, speedups.ArrayTypes)
+    parser = cffi.FFI()
+    parser.cdef("typedef uint32_t hb_codepoint_t;")
+    parsed = []
+    real_parse = cffi.cparser.Parser._parse
+
+    def counting(self, csource):
+        parsed.append(csource)
+        return real_parse(self, csource)
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.integers(min_value=0, max_value=200_000), st.sampled_from(["hb_codepoint_t", "int", "uint8_t"]))
+    def same_type(n, item):
+        declaration = f"{item}[{n}]"
+        ffi.typeof(f"{item} *")  # the item type once, as WeasyPrint's first use of it does
+        monkeypatch.setattr(cffi.cparser.Parser, "_parse", counting)
+        made = ffi.typeof(declaration)
+        monkeypatch.setattr(cffi.cparser.Parser, "_parse", real_parse)
+        assert not parsed, parsed
+        assert str(made) == str(parser.typeof(declaration)).replace("hb_codepoint_t", "uint32_t")
+        assert made is ffi._backend.new_array_type(ffi.typeof(f"{item} *"), n)
+        values = list(range(min(n, 50)))  # within uint8_t
+        assert list(ffi.new(declaration, values))[:len(values)] == values
+
+    same_type()
+    with pytest.raises(KeyError):
+        ffi._parsed_types["struct nothing"]  # anything else is still left to the parser
+
+
+@pytest.mark.render
+def test_fonts_subset_the_same_with_array_types(monkeypatch):
+    """A document whose fonts are subset with the cached array types is the same file as with cffi's parser."""
+    from generator.render.pdf import html_to_pdf
+
+    html = ('<!DOCTYPE html><html lang="hi"><head><title>t</title></head><body><h1>पासा 주사위</h1>'
+            '<p>Dice ♠ ♥ 12 345</p></body></html>')
+    html_to_pdf(html, "a4", "warm")  # installs the fixes
+    from weasyprint.text.ffi import ffi
+
+    fixed, _ = html_to_pdf(html, "a4", "t")
+    monkeypatch.setattr(ffi, "_parsed_types", dict(ffi._parsed_types))
+    for key in [k for k in ffi._parsed_types if "[" in k]:
+        del ffi._parsed_types[key]
+    parsed, _ = html_to_pdf(html, "a4", "t")
+    assert fixed == parsed
