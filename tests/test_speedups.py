@@ -166,3 +166,29 @@ def test_fonts_subset_the_same_with_array_types(monkeypatch):
         del ffi._parsed_types[key]
     parsed, _ = html_to_pdf(html, "a4", "t")
     assert fixed == parsed
+
+
+def test_every_fix_is_written_for_the_installed_version():
+    """Fails when a dependency moves on: check the fix against its new code, then update SUPPORTED."""
+    from importlib.metadata import version
+
+    assert {name: version(name) for name in speedups.SUPPORTED} == speedups.SUPPORTED
+
+
+UNSUPPORTED = textwrap.dedent("""
+    from generator.render import speedups
+    speedups.SUPPORTED = {name: "0" for name in speedups.SUPPORTED}
+    from generator.render.pdf import html_to_pdf
+    data, pages = html_to_pdf("<!DOCTYPE html><html lang=en><title>t</title><p>Dice 12", "a4", "t")
+    import pydyf
+    from tinyhtml5 import inputstream
+    from weasyprint.text.ffi import ffi
+    print(data[:5].decode(), pages, type(inputstream.characters_until_regex).__name__,
+          hasattr(pydyf.PDF.write, "_rulesheets_original"), type(ffi._parsed_types).__name__)
+""")
+
+
+@pytest.mark.render
+def test_another_version_leaves_its_fix_out_and_still_renders():
+    out = subprocess.run([sys.executable, "-c", UNSUPPORTED], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["%PDF-", "1", "dict", "False", "dict"]

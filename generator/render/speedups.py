@@ -33,8 +33,9 @@ times for the 72 HTML artifacts (three fonts a document). `ArrayTypes` answers `
 type cffi already knows with the array type cffi's backend makes for it (`new_array_type`, the very
 object the parser would give: the backend keeps one object per type) in about a microsecond.
 
-`install()` is idempotent and tied to tinyhtml5 2.1.0, pydyf 0.13.0 and cffi 2.1.1, whose code this mirrors:
-another version fails loudly at import, so the fix is looked at again (and dropped once fixed upstream).
+`install()` is idempotent. Each fix is tied to the version whose code it mirrors (`SUPPORTED`): with
+another version installed that fix is left out, so a user's renders are only slower, never wrong, and
+tests/test_speedups.py fails until the fix is checked against the new code (and dropped once fixed upstream).
 """
 
 from __future__ import annotations
@@ -43,26 +44,16 @@ import re
 from contextlib import contextmanager
 from importlib.metadata import version
 
-SUPPORTED_TINYHTML5 = "2.1.0"
-if version("tinyhtml5") != SUPPORTED_TINYHTML5:
-    raise ImportError(
-        f"generator.render.speedups fixes tinyhtml5 {SUPPORTED_TINYHTML5}'s chars_until cache, but tinyhtml5 "
-        f"{version('tinyhtml5')} is installed: check tinyhtml5/inputstream.py against this module, then update it")
+import pydyf
+from tinyhtml5 import inputstream as _inputstream
 
-SUPPORTED_PYDYF = "0.13.0"
-if version("pydyf") != SUPPORTED_PYDYF:
-    raise ImportError(
-        f"generator.render.speedups keeps pydyf {SUPPORTED_PYDYF}'s object bytes while a PDF is written, but pydyf "
-        f"{version('pydyf')} is installed: check PDF.write in pydyf/__init__.py against this module, then update it")
+#: The versions whose code each fix mirrors (see the module's docstring).
+SUPPORTED = {"tinyhtml5": "2.1.0", "pydyf": "0.13.0", "cffi": "2.1.1"}
 
-SUPPORTED_CFFI = "2.1.1"
-if version("cffi") != SUPPORTED_CFFI:
-    raise ImportError(
-        f"generator.render.speedups fills cffi {SUPPORTED_CFFI}'s parsed-type cache with array types, but cffi "
-        f"{version('cffi')} is installed: check FFI._typeof in cffi/api.py against this module, then update it")
 
-import pydyf  # noqa: E402  (after the version guards on purpose)
-from tinyhtml5 import inputstream as _inputstream  # noqa: E402
+def supported(distribution: str) -> bool:
+    """Whether the installed `distribution` is the version its fix was written against."""
+    return version(distribution) == SUPPORTED[distribution]
 
 
 class CharsUntilPatterns(dict):
@@ -136,15 +127,15 @@ class ArrayTypes(dict):
 
 
 def install() -> None:
-    if not isinstance(_inputstream.characters_until_regex, CharsUntilPatterns):
+    if supported("tinyhtml5") and not isinstance(_inputstream.characters_until_regex, CharsUntilPatterns):
         _inputstream.characters_until_regex = CharsUntilPatterns()
-    if not hasattr(pydyf.PDF.write, "_rulesheets_original"):
+    if supported("pydyf") and not hasattr(pydyf.PDF.write, "_rulesheets_original"):
         for cls in _SERIALISED:
             cls.data = _made_once(cls.__dict__["data"].fget)
         pydyf.PDF.write = _write_once(pydyf.PDF.write)
     from weasyprint.text.ffi import ffi
 
-    if not isinstance(ffi._parsed_types, ArrayTypes):
+    if supported("cffi") and not isinstance(ffi._parsed_types, ArrayTypes):
         ffi._parsed_types = ArrayTypes(ffi, ffi._parsed_types)
 
 
