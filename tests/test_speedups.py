@@ -192,3 +192,50 @@ UNSUPPORTED = textwrap.dedent("""
 def test_another_version_leaves_its_fix_out_and_still_renders():
     out = subprocess.run([sys.executable, "-c", UNSUPPORTED], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["%PDF-", "1", "dict", "False", "dict"]
+
+
+def test_image_getter_calls_as_the_partial_did():
+    import functools
+
+    class Context:
+        pass
+
+    def get(cache, url, forced_mime_type=None, context=None):
+        return (cache, url, forced_mime_type, context)
+
+    context, other = Context(), Context()
+    bound = functools.partial(get, {})
+    partial = functools.partial(bound, context=context)
+    getter = speedups.ImageGetter(bound, context)
+    for args, kwargs in [(("a.svg",), {}), ((), {"url": "b.svg", "forced_mime_type": "image/*"}),
+                         (("c.svg",), {"context": other})]:
+        assert getter(*args, **kwargs) == partial(*args, **kwargs)
+
+
+@pytest.mark.render
+def test_a_rendered_document_is_freed_without_the_cycle_collector():
+    """The layout context (and the styles and boxes hanging from it) goes with reference counting alone."""
+    import gc
+    import weakref
+
+    from weasyprint.layout import LayoutContext
+
+    from generator.render.pdf import _html_to_pdf, html_to_pdf
+
+    html = '<!DOCTYPE html><html lang="en"><head><title>t</title></head><body>' + "<p>Dice <b>12</b></p>" * 50
+    html_to_pdf(html, "a4", "warm")  # installs the fixes
+    contexts = []
+    init = LayoutContext.__init__
+
+    def keep(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        contexts.append(weakref.ref(self))
+
+    LayoutContext.__init__ = keep
+    gc.disable()
+    try:
+        _html_to_pdf(html, "a4", "t")  # without the one collection html_to_pdf runs after each document
+        assert contexts and contexts[0]() is None  # freed before any collection
+    finally:
+        LayoutContext.__init__ = init
+        gc.enable()

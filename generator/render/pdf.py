@@ -6,6 +6,7 @@ import io
 import logging
 import re
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -43,7 +44,9 @@ def _fonts():
     return _font_config
 
 
+@cache
 def _fetcher_class():
+    """The class, made once per process (a class is a reference cycle: one per document was garbage to collect)."""
     from weasyprint.urls import URLFetcher
 
     class ProjectFetcher(URLFetcher):
