@@ -145,3 +145,18 @@ def test_sigkill_mid_build_leaves_previous_output(project):
     # The next build cleans up after the killed one and succeeds.
     assert run_cli(project, *SMALL).returncode == 0
     assert not list(project.glob(".output.*-*"))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_build_leaves_nothing_in_the_temporary_folder(project, tmp_path, jobs):
+    """WeasyPrint writes @font-face fonts (the Korean cuts) to a temporary folder: every process removes its own."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(project), "TMPDIR": str(temp)}
+    args = ("build", "--games", "bunco", "--locales", "ko", "--kinds", "tally-sheet", "quick-reference",
+            "--formats", "pdf", "--jobs", jobs)
+    r = subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=project, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert len(manifest(project / "output")) == 4
+    assert sorted(p.name for p in temp.iterdir()) == []

@@ -41,7 +41,31 @@ def _fonts():
         actualtext.install()  # Indic clusters extract as their own text (search, copy, screen readers)
         pdftags.install()  # drawn cards read by their names
         _font_config = FontConfiguration()
+        _remove_font_folder_at_exit(_font_config)
     return _font_config
+
+
+def _remove_font_folder_at_exit(config) -> None:
+    """Remove the temporary folder WeasyPrint writes @font-face fonts into when this process ends.
+
+    WeasyPrint removes it only when the configuration is garbage collected, which never happens to
+    ours (a module global) in a worker process, as those end with os._exit: each build left one
+    folder of fonts per worker in the temporary directory. multiprocessing runs its finalizers at
+    the end of its workers and, through atexit, of the main process; a forked child does not remove
+    its parent's folder.
+    """
+    import os
+    import shutil
+    from multiprocessing import util
+
+    owner = os.getpid()
+
+    def remove():
+        folder = getattr(config, "_folder", None)  # made on the first @font-face
+        if folder is not None and os.getpid() == owner:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    util.Finalize(None, remove, exitpriority=0)
 
 
 @cache
