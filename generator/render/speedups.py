@@ -158,18 +158,17 @@ def _context_held_weakly(init):
 
 
 def install() -> None:
+    from weasyprint.layout import LayoutContext
+    from weasyprint.text.ffi import ffi
+
     if supported("tinyhtml5") and not isinstance(_inputstream.characters_until_regex, CharsUntilPatterns):
         _inputstream.characters_until_regex = CharsUntilPatterns()
     if supported("pydyf") and not hasattr(pydyf.PDF.write, "_rulesheets_original"):
         for cls in _SERIALISED:
             cls.data = _made_once(cls.__dict__["data"].fget)
         pydyf.PDF.write = _write_once(pydyf.PDF.write)
-    from weasyprint.text.ffi import ffi
-
     if supported("cffi") and not isinstance(ffi._parsed_types, ArrayTypes):
         ffi._parsed_types = ArrayTypes(ffi, ffi._parsed_types)
-    from weasyprint.layout import LayoutContext
-
     if supported("weasyprint") and not hasattr(LayoutContext.__init__, "_rulesheets_original"):
         LayoutContext.__init__ = _context_held_weakly(LayoutContext.__init__)
 
