@@ -241,3 +241,65 @@ def test_a_rendered_document_is_freed_without_the_cycle_collector():
     finally:
         LayoutContext.__init__ = init
         gc.enable()
+
+
+TRICKY_CSS = """
+:root { --gap: 3mm; direction: ltr; text-decoration: underline; }
+body { font: 11pt/1.4 serif; text-indent: calc(10% + 1em); line-height: calc(100% + var(--gap)); margin-inline-start: var(--gap); }
+aside { direction: rtl; margin-inline-end: 2em; padding-block-start: 1mm; border-inline-start: 1pt solid red; }
+.f { float: left; width: calc(50% - var(--gap)); } .p { position: absolute; top: 1em; }
+.n { page: wide; display: flex; } @page wide { size: a4 landscape; }
+.v { --gap: 5mm; text-decoration-line: line-through; inset-inline-start: 2em; max-inline-size: 30ch; }
+td { width: 25%; border-block-end: 1px dotted; }
+"""
+TRICKY_HTML = ('<!DOCTYPE html><html lang="en"><head><title>t</title></head><body>'
+               '<aside>Bunco <span class="v">12 <b>3</b></span></aside><div class="f">one</div>'
+               '<p class="p">two <i>x</i></p><section class="n"><p class="v">Tonk</p></section>'
+               '<table><tr><td>a</td><td class="v">b</td></tr></table></body></html>')
+
+
+def _plain(value):
+    """A computed value as text, tokens by their CSS (the reprs of tinycss2's nodes elide their content)."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(item) for item in value]
+    return value.serialize() if hasattr(value, "serialize") else repr(value)
+
+
+def _every_computed_value(html: str, css: str) -> list[list]:
+    """Every property of every element's computed style, in the order the style holds them."""
+    from weasyprint import CSS, HTML
+    from weasyprint.css import get_all_computed_styles
+    from weasyprint.css.properties import INITIAL_VALUES
+    from weasyprint.text.fonts import FontConfiguration
+
+    document = HTML(string=html)
+    style_for = get_all_computed_styles(document, user_stylesheets=[CSS(string=css)], font_config=FontConfiguration())
+    found = []
+    for element in document.etree_element.iter():
+        for pseudo in (None, "before", "marker"):
+            style = style_for(element, pseudo)
+            if style is not None:
+                for key in INITIAL_VALUES:
+                    style[key]
+                found.append([element.tag, pseudo, *((key, _plain(value)) for key, value in style.items())])
+    return found
+
+
+@pytest.mark.render
+@pytest.mark.parametrize("source", ["tricky", "rulebook"])
+def test_styles_computed_without_the_general_path_are_the_same(source, monkeypatch, tmp_path):
+    from weasyprint.css import ComputedStyle
+
+    speedups.load_weasyprint()
+    speedups.install()
+    if source == "tricky":
+        html, css = TRICKY_HTML, TRICKY_CSS
+    else:
+        from generator.build import Options, prepare, render_html
+
+        opts = Options(games=("tonk",), locales=("hi",), kinds=("rulebook",), out=tmp_path)
+        docs = render_html(prepare(opts), opts)
+        html, css = next(iter(docs.values())), ""
+    fast = _every_computed_value(html, css)
+    monkeypatch.setattr(ComputedStyle, "__missing__", ComputedStyle.__missing__._rulesheets_original)
+    assert fast == _every_computed_value(html, css)

@@ -30,6 +30,7 @@ below mirrors that version's drawing code. Written so it could be offered upstre
 from __future__ import annotations
 
 import codecs
+import struct
 
 import weasyprint
 
@@ -45,6 +46,12 @@ from weasyprint.logger import LOGGER  # noqa: E402
 from weasyprint.text.ffi import FROM_UNITS, ffi, pango  # noqa: E402
 
 _original_draw_first_line = _text.draw_first_line
+_EMPTY, _UNKNOWN = pango.PANGO_GLYPH_EMPTY, pango.PANGO_GLYPH_UNKNOWN_FLAG
+#: PangoGlyphInfo as WeasyPrint declares it: glyph (guint), geometry (three gint), attr (a guint of bit fields).
+_GLYPH_INFO = struct.Struct("=Iiii4x")
+if _GLYPH_INFO.size != ffi.sizeof("PangoGlyphInfo"):
+    raise ImportError(f"PangoGlyphInfo takes {ffi.sizeof('PangoGlyphInfo')} bytes in weasyprint.text.ffi, not "
+                      f"{_GLYPH_INFO.size}: update generator.render.actualtext._GLYPH_INFO to its declaration")
 
 
 def actual_text(text: str) -> bytes:
@@ -123,7 +130,6 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
         glyph_item = run.data
         run = run.next
         glyph_string = glyph_item.glyphs
-        glyphs_info = glyph_string.glyphs
         num_glyphs = glyph_string.num_glyphs
         pango_font = glyph_item.item.analysis.font
         if pango_font != previous_pango_font:
@@ -134,15 +140,18 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
                 font_size = textbox.style["font_size"]
             show()
             stream.set_font_size(font.hash, 1 if font.bitmap else font_size)
-        code = "{:02x}" if font.bitmap else "{:04x}"
+        code = "02x" if font.bitmap else "04x"
         offset = glyph_item.item.offset
         rtl = bool(glyph_item.item.analysis.level % 2)
-        for first, end, t1, t2 in _clusters(glyph_string.log_clusters, num_glyphs, glyph_item.item.length, rtl):
+        # (glyph, width, x offset, y offset) of each glyph, read from C in one go
+        infos = list(_GLYPH_INFO.iter_unpack(ffi.buffer(glyph_string.glyphs, num_glyphs * _GLYPH_INFO.size)))
+        clusters = ffi.unpack(glyph_string.log_clusters, num_glyphs)
+        for first, end, t1, t2 in _clusters(clusters, num_glyphs, glyph_item.item.length, rtl):
             text = utf8_text[offset + t1:offset + t2].decode()
             glyph_ids = []
             for i in range(first, end):
-                glyph_id = glyphs_info[i].glyph
-                if glyph_id == pango.PANGO_GLYPH_EMPTY or glyph_id & pango.PANGO_GLYPH_UNKNOWN_FLAG:
+                glyph_id = infos[i][0]
+                if glyph_id == _EMPTY or glyph_id & _UNKNOWN:
                     continue
                 if glyph_id not in font.to_unicode:
                     font.to_unicode[glyph_id] = _glyph_text(font, glyph_id, text, last=i == end - 1,
@@ -155,7 +164,7 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
                 show()
                 stream.begin_marked_content("Span", pydyf.Dictionary({"ActualText": actual_text(text)}))
             for i in range(first, end):
-                _draw_glyph(stream, font, font_size, pango_font, glyphs_info[i], pieces, code)
+                _draw_glyph(stream, font, font_size, pango_font, infos[i], pieces, code)
             if wrap:
                 show()
                 stream.end_marked_content()
@@ -186,15 +195,15 @@ class _TJ(list):
         self.clear()
 
 
-def _draw_glyph(stream, font, font_size, pango_font, glyph_info, pieces: _TJ, code: str) -> None:
-    """One glyph into the TJ being written (a separate TJ when it is raised), as WeasyPrint 70 does."""
-    glyph_id = glyph_info.glyph
-    width = glyph_info.geometry.width
-    if glyph_id == pango.PANGO_GLYPH_EMPTY:
+def _draw_glyph(stream, font, font_size, pango_font, glyph_info: tuple, pieces: _TJ, code: str) -> None:
+    """One glyph, (glyph, width, x offset, y offset), into the TJ being written (a separate TJ when it
+    is raised), as WeasyPrint 70 does; `code` is the format of its number (two or four hex digits)."""
+    glyph_id, width, x_offset, y_offset = glyph_info
+    if glyph_id == _EMPTY:
         pieces.append(-width / font_size)
         return
-    if glyph_id & pango.PANGO_GLYPH_UNKNOWN_FLAG:
-        codepoint = glyph_id - pango.PANGO_GLYPH_UNKNOWN_FLAG
+    if glyph_id & _UNKNOWN:
+        codepoint = glyph_id - _UNKNOWN
         LOGGER.warning(
             '.notdef glyph rendered for Unicode string unsupported by fonts: "%s" (U+%04X)', chr(codepoint), codepoint)
         glyph_id = font.get_unused_glyph_id(codepoint)
@@ -202,17 +211,17 @@ def _draw_glyph(stream, font, font_size, pango_font, glyph_info, pieces: _TJ, co
         if 0 not in font.widths:
             font.widths[0] = font.widths[glyph_id]
         font.to_unicode.setdefault(glyph_id, chr(codepoint))
-    x_offset = glyph_info.geometry.x_offset / font_size
-    rise = glyph_info.geometry.y_offset / 1000
+    x_offset /= font_size
+    rise = y_offset / 1000
     if rise:
         pieces.show()
         stream.set_text_rise(-rise)
-        stream.show_text((f"{-x_offset}" if x_offset else "") + "<" + code.format(glyph_id) + ">")
+        stream.show_text((f"{-x_offset}" if x_offset else "") + "<" + format(glyph_id, code) + ">")
         stream.set_text_rise(0)
     else:
         if x_offset:
             pieces.append(-x_offset)
-        pieces.append(code.format(glyph_id))
+        pieces.append(format(glyph_id, code))
     if glyph_id in font.widths:
         logical_width = font.widths[glyph_id]
     else:
