@@ -166,14 +166,11 @@ def _context_held_weakly(init):
 
 
 def _initial_first(missing):
-    """`ComputedStyle.__missing__` answering a property the cascade left alone without the general path.
+    """`ComputedStyle.__missing__` giving an undeclared property its parent's or initial value directly.
 
-    Most properties of most elements are not declared: they take the parent's value (inherited ones)
-    or the initial one. WeasyPrint's `__missing__` still goes through all of its steps for them (the
-    logical properties, var(), math functions, the special cases of page, float and display), half a
-    million times for the rulebooks. The same two answers are given here directly; every other case
-    (declared, custom, logical, special, or an inherited value that still holds a math function,
-    which WeasyPrint resolves again on the child) goes to WeasyPrint's own code.
+    Every other case goes to WeasyPrint's `missing`: a declared or custom property, a physical one
+    whose logical twin is declared, the special cases, and an inherited value that still holds a math
+    function (WeasyPrint resolves it again on the child).
     """
     from weasyprint.css import computed_values, functions, properties
 
