@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import GAMES
-from .errors import RulesheetsError
-from .paths import default_output
+from generator import GAMES
+from generator.core.errors import RulesheetsError
+from generator.core.paths import default_output
 
 
 def _list(value: str) -> tuple[str, ...]:
@@ -139,7 +139,7 @@ def sheet_options(b) -> None:
 
 
 def raise_usage(message: str):
-    from .errors import InputError, Problem
+    from generator.core.errors import InputError, Problem
 
     raise InputError(Problem("command line", None, message))
 
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if not isinstance(exc, TemplateError):
             raise
-        from .errors import template_problem
+        from generator.core.errors import template_problem
 
         print(template_problem(exc), file=sys.stderr)
         return 2
@@ -172,13 +172,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
-    from .paths import discover_locales
+    from generator.core.paths import discover_locales
 
     if args.command == "i18n":
-        from . import catalogs
+        from generator.i18n import catalogs
 
         if args.action == "init":
-            from .newlocale import init
+            from generator.i18n.newlocale import init
 
             return init(args.lang)
         if args.lang:
@@ -190,7 +190,7 @@ def _run(args) -> int:
         return _list_rules(args.game)
     if args.command == "kit":
         return _kit(args)
-    from .build import KINDS, Options, build, check, is_full
+    from generator.pipeline.build import KINDS, Options, build, check, is_full
 
     games = _many(args.games, GAMES)
     locales = _many(args.locales, discover_locales())
@@ -200,7 +200,7 @@ def _run(args) -> int:
         n = sum(len(m.model.examples) for m in prep.models.values())
         print(f"checked {len(prep.models)} models, {n} worked examples, {len(prep.translators)} locales: all good")
         return 0
-    from .sheets import SheetOptions, parse_stake
+    from generator.edition.sheets import SheetOptions, parse_stake
 
     sheets = SheetOptions(sets=args.sets, group=args.group, date=args.date, per_page=args.per_page,
                           copies=args.copies, tables=args.tables,
@@ -211,10 +211,10 @@ def _run(args) -> int:
                    strict=args.strict, sheets=sheets, base_url=args.base_url, house_rules=house_rules,
                    kinds=_many(args.kinds, tuple(KINDS)))
     if args.command == "serve":
-        from .serve import serve
+        from generator.commands.serve import serve
 
         return serve(opts, port=args.port, out=args.out)
-    from .progress import Progress
+    from generator.core.progress import Progress
 
     with Progress() as progress:
         report = build(opts, progress=progress.advance, on_plan=progress.start)
@@ -235,9 +235,9 @@ def _run(args) -> int:
 
 def _kit(args) -> int:
     """`rulesheets kit GAME --players ...`: check everything, render in memory, then write two files."""
-    from .kit import KitOptions, kit_folder, make_kit, write_kit
-    from .players import read_players
-    from .sheets import SheetOptions, parse_stake
+    from generator.kit.assemble import KitOptions, kit_folder, make_kit, write_kit
+    from generator.kit.players import read_players
+    from generator.edition.sheets import SheetOptions, parse_stake
 
     sheets = SheetOptions(group=args.group, date=args.date, per_page=args.per_page,
                           stake=None if args.stake is None else parse_stake(args.stake), currency=args.currency)
@@ -253,7 +253,7 @@ def _kit(args) -> int:
 
 
 def _house_rules(args) -> dict:
-    from .houserules import merge_house_rules, parse_rule_options, read_house_rules
+    from generator.model.houserules import merge_house_rules, parse_rule_options, read_house_rules
 
     from_file = read_house_rules(args.house_rules) if args.house_rules else {}
     return merge_house_rules(from_file, parse_rule_options(args.rule))
@@ -261,10 +261,10 @@ def _house_rules(args) -> dict:
 
 def _list_rules(game: str | None) -> int:
     """`rulesheets rules [GAME]`: every house rule with its default, allowed values and one line."""
-    from .edition import allowed_text, show_value
-    from .errors import InputError, Problem
-    from .i18n import load_translator
-    from .model import load_model, standard_values
+    from generator.edition.editions import allowed_text, show_value
+    from generator.core.errors import InputError, Problem
+    from generator.i18n.translate import load_translator
+    from generator.model.loader import load_model, standard_values
 
     if game is not None and game not in GAMES:
         raise InputError(Problem("rules", None, f"unknown game '{game}' (known: {', '.join(GAMES)})"))

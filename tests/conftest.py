@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.bench import copy_project
+from generator.dev.bench import copy_project
 
 ROOT = Path(__file__).resolve().parent.parent
 

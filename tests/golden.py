@@ -11,7 +11,7 @@ LOCALES = ("en", "fr")
 
 def render_all() -> dict[str, str]:
     """Every HTML document of the golden locales, by relative path, rendered in memory."""
-    from generator.build import Options, prepare, render_html
+    from generator.pipeline.build import Options, prepare, render_html
 
     opts = Options(locales=LOCALES, formats=("html",))
     docs = render_html(prepare(opts), opts)

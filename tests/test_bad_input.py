@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.i18n import discover_locales
+from generator.i18n.translate import discover_locales
 
-from .conftest import run_cli
+from tests.conftest import run_cli
 
 
 def _snapshot(out: Path) -> dict[str, str]:
@@ -48,7 +48,7 @@ def _fails_cleanly(project: Path, *args: str, code: int = 2) -> str:
     return lines[0]
 
 
-BUNCO = Path("generator/games/bunco.yaml")
+BUNCO = Path("generator/games/bunco/model.yaml")
 
 
 def test_yaml_syntax_error(built):

@@ -9,10 +9,10 @@ from collections import Counter
 from pypdf import PdfReader
 
 from generator import GAMES
-from generator.build import KINDS
-from generator.i18n import discover_locales
+from generator.pipeline.build import KINDS
+from generator.i18n.translate import discover_locales
 
-from .conftest import manifest, run_cli
+from tests.conftest import manifest, run_cli
 
 LOCALES = discover_locales()
 
@@ -66,7 +66,7 @@ def test_every_page_has_html_lang(full_build):
 
 
 def test_changed_fact_reaches_every_locale(project):
-    model = project / "generator/games/bunco.yaml"
+    model = project / "generator/games/bunco/model.yaml"
     text = model.read_text(encoding="utf-8")
     model.write_text(text.replace("  bunco_points: 21\n", "  bunco_points: 25\n"), encoding="utf-8")
     r = run_cli(project, "build", "--games", "bunco", "--formats", "html")
@@ -80,7 +80,7 @@ def test_changed_fact_reaches_every_locale(project):
 
 
 def test_build_refuses_example_disagreeing_with_engine(project):
-    model = project / "generator/games/bunco.yaml"
+    model = project / "generator/games/bunco/model.yaml"
     text = model.read_text(encoding="utf-8")
     written = 'expect: {points: "=2 * point_per_die + baby_bunco_points + point_per_die"}'
     assert written in text

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.catalogs import pot_bytes, pot_path, templates
-from generator.i18n import discover_locales, read_catalog
+from generator.i18n.catalogs import pot_bytes, pot_path, templates
+from generator.i18n.translate import discover_locales, read_catalog
 
-from .conftest import run_cli
+from tests.conftest import run_cli
 
 
 def test_committed_pot_files_are_current():

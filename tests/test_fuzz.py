@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator import PROJECT_DIR
-from generator.build import Options, prepare, render_html
-from generator.errors import RulesheetsError
+from generator.pipeline.build import Options, prepare, render_html
+from generator.core.errors import RulesheetsError
 
-MODEL = (PROJECT_DIR / "generator/games/bunco.yaml").read_text(encoding="utf-8")
+MODEL = (PROJECT_DIR / "generator/games/bunco/model.yaml").read_text(encoding="utf-8")
 CATALOG = (PROJECT_DIR / "locales/fr/LC_MESSAGES/bunco.po").read_text(encoding="utf-8")
 NOISE = st.lists(st.sampled_from(list("{}[]:-#'\"$\\ \t\nabcZ019é한ক॥\ufffd") +
                                  ["{rounds_per_set}", "{nope}", "$bunco_points", "$nope", "msgid ", "msgstr ", "  - "]),
@@ -69,14 +69,14 @@ FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 @FUZZ
 @given(text=mutated(MODEL))
 def test_mutated_model(sandbox, text):
-    (sandbox / "games/bunco.yaml").write_text(text, encoding="utf-8")
+    (sandbox / "games/bunco/model.yaml").write_text(text, encoding="utf-8")
     _outcome(Options(games=("bunco",), locales=("en",), formats=("html",), games_dir=sandbox / "games"))
 
 
 @FUZZ
 @given(text=mutated(CATALOG))
 def test_mutated_catalog(sandbox, text):
-    (sandbox / "games/bunco.yaml").write_text(MODEL, encoding="utf-8")
+    (sandbox / "games/bunco/model.yaml").write_text(MODEL, encoding="utf-8")
     (sandbox / "locales/fr/LC_MESSAGES/bunco.po").write_text(text, encoding="utf-8")
     _outcome(Options(games=("bunco",), locales=("fr",), formats=("html",), games_dir=sandbox / "games",
                      locales_dir=sandbox / "locales"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .golden import GOLDEN_DIR, render_all
+from tests.golden import GOLDEN_DIR, render_all
 
 RENDERED = render_all()
 

@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from generator.model import load_model
-from generator.textunits import split_units
+from generator.model.loader import load_model
+from generator.model.textunits import split_units
 
-from .conftest import run_cli
-from .safety import cli, refused, tree
-from .test_bad_input import _edit, _line_of
-from .test_safe_builds import set_translation
+from tests.conftest import run_cli
+from tests.safety import cli, refused, tree
+from tests.test_bad_input import _edit, _line_of
+from tests.test_safe_builds import set_translation
 
 HTML = ("build", "--games", "bunco", "--locales", "en", "--formats", "html")
 FR = ("build", "--games", "bunco", "--locales", "fr", "--formats", "html")
-BUNCO = Path("generator/games/bunco.yaml")
-TONK = Path("generator/games/tonk.yaml")
+BUNCO = Path("generator/games/bunco/model.yaml")
+TONK = Path("generator/games/tonk/model.yaml")
 
 
 @pytest.fixture
@@ -137,7 +137,7 @@ def test_missing_plural_form_is_marked_and_fails_strict(built):
     plural.string = (plural.string[0], "")  # French needs three forms
     with po.open("wb") as fh:
         write_po(fh, cat, width=100)
-    from generator.i18n import load_translator
+    from generator.i18n.translate import load_translator
 
     tr = load_translator("fr", ("common",), locales_dir=built / "locales")
     text, fallback = tr.lookup_plural("common", plural.id[0], plural.id[1], 5)

@@ -14,15 +14,15 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 from generator import GAMES
-from generator.i18n import discover_locales, draft_locales
-from generator.build import Options, prepare
-from generator.edition import example_problems, make_edition
-from generator.engine import tonk
-from generator.engine.odds import stop_the_bus_counts
-from generator.errors import CheckFailed, InputError
-from generator.model import GAMES_DIR
+from generator.i18n.translate import discover_locales, draft_locales
+from generator.pipeline.build import Options, prepare
+from generator.edition.editions import example_problems, make_edition
+from generator.games.tonk import engine as tonk
+from generator.games.stop_the_bus.odds import stop_the_bus_counts
+from generator.core.errors import CheckFailed, InputError
+from generator.model.loader import model_path
 from generator.render.html import render_rulebook
-from generator.sheets import situation_totals, transfers
+from generator.edition.sheets import situation_totals, transfers
 
 ROOT = Path(__file__).resolve().parent.parent
 PREP = prepare(Options(formats=("html",)))
@@ -125,11 +125,18 @@ def test_bad_house_rules_are_one_line(house, message):
     assert str(err.value) == message
 
 
+def _copy_models(folder: Path) -> None:
+    """Every game's model in a games folder of its own (one subfolder per game, as generator/games)."""
+    for g in GAMES:
+        model_path(g, folder).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(model_path(g), model_path(g, folder))
+
+
 # --- mutation test: every fact either changes every locale's text or fails the check ---------------
 
 def _mutations():
     for game in GAMES:
-        data = yaml.safe_load((GAMES_DIR / f"{game}.yaml").read_text(encoding="utf-8"))
+        data = yaml.safe_load(model_path(game).read_text(encoding="utf-8"))
         for name, value in data["rules"].items():
             if isinstance(value, bool):
                 new = not value
@@ -151,11 +158,10 @@ def baseline():
 
 @pytest.mark.parametrize("game, part, name, new", list(_mutations()), ids=lambda v: str(v))
 def test_every_fact_is_bound_or_checked(tmp_path, baseline, game, part, name, new):
-    for g in GAMES:
-        shutil.copy(GAMES_DIR / f"{g}.yaml", tmp_path / f"{g}.yaml")
-    data = yaml.safe_load((tmp_path / f"{game}.yaml").read_text(encoding="utf-8"))
+    _copy_models(tmp_path)
+    data = yaml.safe_load(model_path(game, tmp_path).read_text(encoding="utf-8"))
     data[part][name] = new
-    (tmp_path / f"{game}.yaml").write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    model_path(game, tmp_path).write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     try:
         prep = prepare(Options(games=(game,), formats=("html",), games_dir=tmp_path))
     except (InputError, CheckFailed) as exc:
@@ -169,9 +175,8 @@ def test_every_fact_is_bound_or_checked(tmp_path, baseline, game, part, name, ne
 
 
 def test_a_number_typed_into_prose_fails_the_check(tmp_path):
-    for g in GAMES:
-        shutil.copy(GAMES_DIR / f"{g}.yaml", tmp_path / f"{g}.yaml")
-    path = tmp_path / "tonk.yaml"
+    _copy_models(tmp_path)
+    path = model_path("tonk", tmp_path)
     path.write_text(path.read_text(encoding="utf-8").replace(
         "wins {tonk_multiplier} stakes from each other player.\n      - If two",
         "wins 2 stakes from each other player.\n      - If two"), encoding="utf-8")
@@ -233,9 +238,8 @@ def test_bad_house_rules_file(tmp_path):
 
 
 def test_a_caption_may_only_quote_its_own_example(tmp_path):
-    for g in GAMES:
-        shutil.copy(GAMES_DIR / f"{g}.yaml", tmp_path / f"{g}.yaml")
-    path = tmp_path / "bunco.yaml"
+    _copy_models(tmp_path)
+    path = model_path("bunco", tmp_path)
     path.write_text(path.read_text(encoding="utf-8").replace(
         "caption: In round 3, two dice show a 3.", "caption: In round 4, two dice show a 3."), encoding="utf-8")
     with pytest.raises(CheckFailed) as err:

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.fonts import web
-from generator.htmlscan import FastHTMLParser
-from generator import site_search
+from generator.core.htmlscan import FastHTMLParser
+from generator.site import search as site_search
 
 
 def _events(base: type):

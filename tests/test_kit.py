@@ -9,14 +9,14 @@ import pytest
 from pypdf import PdfReader
 
 from generator import GAMES
-from generator.i18n import discover_locales
+from generator.i18n.translate import discover_locales
 
 LOCALES = discover_locales()
 from generator.cli import main
-from generator.kit import KitOptions, make_kit
-from generator.players import read_players
+from generator.kit.assemble import KitOptions, make_kit
+from generator.kit.players import read_players
 
-from .conftest import manifest
+from tests.conftest import manifest
 
 HINDI_TWELVE = ["आशा", "बेन", "क्लोए", "देव", "एमरे", "फ़राह", "गीता", "हिरो", "इनेस", "जुन", "किरण", "लीना"]
 
@@ -85,7 +85,7 @@ def test_eleven_players_give_a_ghost():
 def test_tonk_kit_seats_three_tables_with_ledgers_at_the_stake():
     from decimal import Decimal
 
-    from generator.sheets import SheetOptions
+    from generator.edition.sheets import SheetOptions
 
     names = ["Rina", "Sam", "Tariq", "Mei", "Jo", "Ade", "Nila"]
     kit, html, pdf = _kit("tonk", names, "bn", sheets=SheetOptions(per_page=2, stake=Decimal(20)))
@@ -93,7 +93,7 @@ def test_tonk_kit_seats_three_tables_with_ledgers_at_the_stake():
     assert list(parts) == ["payout-sheets", "quick-reference", "ledgers"]
     heads = re.findall(r'<th scope="col" class="player-name">([^<]+)</th>', parts["ledgers"])
     assert heads == names  # every player in one table's ledger, in list order: 3, 2, 2
-    from generator.i18n import load_translator
+    from generator.i18n.translate import load_translator
 
     stake = load_translator("bn", ()).money(Decimal(20))
     assert parts["ledgers"].count("টেবিল ৩") == 1
@@ -194,11 +194,11 @@ EVERY_RULE = {
 @pytest.mark.parametrize("code", ["fr", "bn"])
 def test_quick_reference_with_every_house_rule_is_still_one_page(game, code):
     """The longest card there can be: every house rule changed, in the longest languages."""
-    from generator.build import Options, prepare
-    from generator.edition import make_edition
+    from generator.pipeline.build import Options, prepare
+    from generator.edition.editions import make_edition
     from generator.render.pdf import html_to_pdf
     from generator.render.sheets import quick_reference
-    from generator.sheets import SheetOptions
+    from generator.edition.sheets import SheetOptions
 
     prep = prepare(Options(games=(game,), locales=(code,), formats=("html",)))
     edition = make_edition(prep.models[game], EVERY_RULE[game])
@@ -222,10 +222,10 @@ LOCAL_NAMES = {
 @pytest.mark.parametrize("code", sorted(LOCAL_NAMES))
 def test_kit_speaks_the_locale(game, code):
     """Every kit string translated (strict), none of the glossary's avoided words, native digits."""
-    from generator.kit import kit_document
+    from generator.kit.assemble import kit_document
 
-    from .test_native_style import _glossary
-    from .test_translations import SCRIPT, visible_text
+    from tests.test_native_style import _glossary
+    from tests.test_translations import SCRIPT, visible_text
 
     names = LOCAL_NAMES[code] if game == "bunco" else LOCAL_NAMES[code][:5]
     doc = kit_document(KitOptions(game, tuple(read_players(",".join(names))), code, strict=True))
@@ -240,9 +240,9 @@ def test_kit_speaks_the_locale(game, code):
 
 def test_kit_html_passes_the_nu_checker(tmp_path):
     """A kit's HTML is one valid document: its sheets' <main> become divisions, ids are unique."""
-    from generator.kit import kit_document
+    from generator.kit.assemble import kit_document
 
-    from .test_site import _nu_errors
+    from tests.test_site import _nu_errors
 
     files = []
     for game, names in (("bunco", HINDI_TWELVE[:11]), ("tonk", LOCAL_NAMES["bn"]), ("stop-the-bus", LOCAL_NAMES["ko"])):

@@ -7,7 +7,7 @@ import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 
-from .conftest import manifest, run_cli
+from tests.conftest import manifest, run_cli
 
 
 class _Attributes(HTMLParser):

@@ -11,10 +11,10 @@ import pytest
 from babel.messages.catalog import Catalog
 
 from generator import GAMES
-from generator.i18n import LOCALES_DIR, load_translator, placeholder_problems
+from generator.i18n.translate import LOCALES_DIR, load_translator, placeholder_problems
 from generator.render.html import local_names
 
-from .test_translations import DOCS, SCRIPT, TRANSLATED, visible_text
+from tests.test_translations import DOCS, SCRIPT, TRANSLATED, visible_text
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 
@@ -169,8 +169,8 @@ def test_no_avoided_word_in_any_artifact(key):
     ('[names]\nRina = ""', "names: 'Rina' must map to a name"),
 ])
 def test_bad_locale_settings_are_one_line_problems(tmp_path, extra, problem):
-    from generator.errors import InputError
-    from generator.i18n import load_locale_config
+    from generator.core.errors import InputError
+    from generator.i18n.translate import load_locale_config
     (tmp_path / "fr").mkdir()  # a real language tag: the folder's name is checked too
     (tmp_path / "fr" / "locale.toml").write_text(
         'digits = "latn"\nfonts = ["Noto Sans"]\ncurrency = "EUR"\npaper = "a4"\nstake = 1\n' + extra + "\n",

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import manifest, run_cli
-from .safety import cli, consistent, refused, tree
+from tests.conftest import manifest, run_cli
+from tests.safety import cli, consistent, refused, tree
 
 HTML = ("build", "--games", "bunco", "--locales", "en", "--formats", "html")
 STATE = ".rulesheets-state.json"
@@ -150,8 +150,8 @@ def test_may_write_a_new_an_empty_or_a_previous_output(built, tmp_path):
 def test_full_disk_leaves_the_old_output(built):
     """A write that fails half-way (file size limit: EFBIG, as a full disk gives ENOSPC) is one line, exit 2."""
     po = built / "locales/en"  # any input change, so the build is not a no-op
-    (built / "generator/games/bunco.yaml").write_text(
-        (built / "generator/games/bunco.yaml").read_text(encoding="utf-8").replace("Pens for everyone.", "Pens for all."),
+    (built / "generator/games/bunco/model.yaml").write_text(
+        (built / "generator/games/bunco/model.yaml").read_text(encoding="utf-8").replace("Pens for everyone.", "Pens for all."),
         encoding="utf-8")
     assert po.is_dir()
     limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))  # noqa: E731
@@ -174,7 +174,7 @@ def test_read_only_and_full_file_systems(built, tmp_path):
     try:
         out = mnt / "out"
         assert cli(built, *HTML, "--out", str(out)).returncode == 0
-        bunco = built / "generator/games/bunco.yaml"
+        bunco = built / "generator/games/bunco/model.yaml"
         bunco.write_text(bunco.read_text(encoding="utf-8").replace("Pens for everyone.", "Pens for all."), encoding="utf-8")
         subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
         assert refused(built, *HTML, "--out", str(out)) == _out(f"{out} cannot be written (Read-only file system)")
@@ -192,7 +192,7 @@ def test_read_only_and_full_file_systems(built, tmp_path):
 #: Runs the CLI with output._checkpoint replaced: at STEP the process stops (SIGSTOP) or dies (SIGKILL).
 STEPPER = """
 import os, signal, sys
-from generator import output
+from generator.output import folder as output
 step, how, exchange = sys.argv[1:4]
 def checkpoint(name):
     if name == step:
@@ -229,7 +229,7 @@ def test_sigkill_at_every_step_of_the_swap(built, exchange, step, survivor):
     if step == "moved-old":
         # Killed between the two renames: no output/ for a moment; the next start brings the old one back.
         assert not out.exists()
-        from generator.output import recover
+        from generator.output.folder import recover
 
         recover(out)
     if survivor == "old":

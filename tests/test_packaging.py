@@ -44,7 +44,7 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_wheel_carries_games_templates_and_locales(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for name in ("generator/games/bunco.yaml", "generator/templates/rulebook.html.j2", "generator/templates/css/base.css",
+    for name in ("generator/games/bunco/model.yaml", "generator/templates/rulebook.html.j2", "generator/templates/css/base.css",
                  "generator/templates/site/style.css.j2", "generator/locales/common.pot",
                  "generator/locales/ko/locale.toml", "generator/locales/fr/LC_MESSAGES/bunco.po"):
         assert name in names, name

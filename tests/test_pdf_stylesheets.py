@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.build import Options, prepare, print_stylesheets, render_html
+from generator.pipeline.build import Options, prepare, print_stylesheets, render_html
 from generator.render import pdf
 from generator.render.script import for_print
 

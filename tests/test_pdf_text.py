@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import fidelity
-from generator.i18n import discover_locales
+from generator.dev import fidelity
+from generator.i18n.translate import discover_locales
 
-from .conftest import manifest
+from tests.conftest import manifest
 
 MINIMUM = 99.9
 LOCALES = discover_locales()
@@ -171,7 +171,7 @@ def test_actual_text_draws_the_same_glyphs_in_the_same_places(monkeypatch):
     word joiners, kerning, Latin, Indic clusters)."""
     from weasyprint.draw import text as wp_text
 
-    from generator.render import actualtext
+    from generator.patches import actualtext
     from generator.render.pdf import html_to_pdf
     from generator.render.script import for_print
 
@@ -201,7 +201,7 @@ def test_folded_structure_reads_the_same_text(full_build, tmp_path, monkeypatch)
     """Bare text spans folded into their parents: fewer structure elements, the same text, element by element."""
     import weasyprint.pdf as wp
 
-    from generator.render import pdftags
+    from generator.patches import pdftags
     from generator.render.pdf import html_to_pdf
 
     html = (full_build / "bn" / "stop-the-bus" / "rulebook.html").read_text(encoding="utf-8")

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po, write_po
 
 from generator.render.pdf import RenderError, html_to_pdf
 
-from .conftest import copy_project, manifest, run_cli
+from tests.conftest import copy_project, manifest, run_cli
 
 SMALL = ("build", "--games", "bunco", "--locales", "en", "fr", "--papers", "a4")
 
@@ -95,7 +95,7 @@ def test_noop_and_incremental_rebuild(project):
 
 #: Libraries and modules a build that finds nothing changed has no use for.
 HEAVY = ("pydantic", "babel", "jinja2", "markdown_it", "yaml", "weasyprint", "fontTools",
-         "generator.model", "generator.i18n", "generator.edition", "generator.render")
+         "generator.model.loader", "generator.i18n.translate", "generator.edition.editions", "generator.render")
 
 
 def _build_listing_heavy_modules(project, *args) -> tuple[str, list[str]]:

@@ -12,7 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from generator.serve import STATE_URL
+from generator.commands.serve import STATE_URL
 
 
 def _free_port() -> int:

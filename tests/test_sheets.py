@@ -7,11 +7,11 @@ from decimal import Decimal
 
 import pytest
 
-from generator.build import Options, prepare
-from generator.i18n import load_translator
+from generator.pipeline.build import Options, prepare
+from generator.i18n.translate import load_translator
 from generator.render import sheets as sheet_html
-from generator.edition import make_edition
-from generator.sheets import SheetOptions, situation_totals, transfers
+from generator.edition.editions import make_edition
+from generator.edition.sheets import SheetOptions, situation_totals, transfers
 
 PREP = prepare(Options(formats=("html",)))
 

@@ -18,12 +18,12 @@ import pytest
 from generator import GAMES
 from generator.fonts import choice, subset
 from generator.fonts import web as webfonts
-from generator.i18n import discover_locales
+from generator.i18n.translate import discover_locales
 
-from generator.bench import copy_project
+from generator.dev.bench import copy_project
 
 LOCALES = discover_locales()
-from .conftest import manifest, run_cli
+from tests.conftest import manifest, run_cli
 
 PAGES = ["index.html", "404.html"] + [f"{c}/index.html" for c in LOCALES] + [f"{c}/{g}/index.html" for c in LOCALES for g in GAMES]
 #: The address of the build with --base-url (a test value: nothing is fetched from it).

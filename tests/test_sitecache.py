@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator import cache, sitecache
+from generator.core import cache
+from generator.site import cache as sitecache
 
-from .conftest import run_cli
+from tests.conftest import run_cli
 
 # Only a full build (every game, locale and kind) makes the site; HTML alone keeps the test quick.
 ARGS = ("build", "--formats", "html", "--jobs", "1")

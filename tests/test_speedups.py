@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from generator.render import speedups
+from generator.patches import speedups
 
 LOADED = textwrap.dedent("""
     import collections, subprocess, sys
@@ -20,7 +20,7 @@ LOADED = textwrap.dedent("""
         return popen(self, args, *a, **k)
     subprocess.Popen.__init__ = counting
     if sys.argv[1] == "quick":
-        from generator.render import speedups
+        from generator.patches import speedups
         speedups.load_weasyprint()
     else:
         import weasyprint.text.ffi
@@ -176,7 +176,7 @@ def test_every_fix_is_written_for_the_installed_version():
 
 
 UNSUPPORTED = textwrap.dedent("""
-    from generator.render import speedups
+    from generator.patches import speedups
     speedups.SUPPORTED = {name: "0" for name in speedups.SUPPORTED}
     from generator.render.pdf import html_to_pdf
     data, pages = html_to_pdf("<!DOCTYPE html><html lang=en><title>t</title><p>Dice 12", "a4", "t")
@@ -296,7 +296,7 @@ def test_styles_computed_without_the_general_path_are_the_same(source, monkeypat
     if source == "tricky":
         html, css = TRICKY_HTML, TRICKY_CSS
     else:
-        from generator.build import Options, prepare, render_html
+        from generator.pipeline.build import Options, prepare, render_html
 
         opts = Options(games=("tonk",), locales=("hi",), kinds=("rulebook",), out=tmp_path)
         docs = render_html(prepare(opts), opts)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from babel.messages.catalog import Catalog
 
-from generator.i18n import Translator, load_locale_config
+from generator.i18n.translate import Translator, load_locale_config
 from generator.render.markdown import render_prose
-from generator.textunits import split_units
+from generator.model.textunits import split_units
 
 BODY = """\
 Before the game:

@@ -10,10 +10,9 @@ import unicodedata
 import pytest
 
 from generator import GAMES
-from generator.build import Options, check, prepare, render_html
-from generator.catalogs import DOMAINS, status
-from generator.i18n import (LOCALES_DIR, SOURCE_LOCALE, catalog_path, discover_locales, draft_locales,
-                            load_locale_config, placeholder_problems, read_catalog)
+from generator.pipeline.build import Options, check, prepare, render_html
+from generator.i18n.catalogs import DOMAINS, status
+from generator.i18n.translate import (LOCALES_DIR, SOURCE_LOCALE, catalog_path, discover_locales, draft_locales, load_locale_config, placeholder_problems, read_catalog)
 from generator.render.script import WORD_JOINER, for_print
 
 #: Complete locales are held to every test here; draft locales show English where they are not translated yet.
@@ -26,7 +25,7 @@ UNICODE_SCRIPT = {"Deva": "DEVANAGARI", "Beng": "BENGALI", "Kore": "HANGUL", "Ha
 def _script(code: str) -> str | None:
     from babel.core import get_global
 
-    from generator.i18n import babel_locale
+    from generator.i18n.translate import babel_locale
 
     locale = babel_locale(code)
     likely = get_global("likely_subtags").get(str(locale)) or get_global("likely_subtags").get(locale.language, "")

@@ -13,7 +13,7 @@ import pytest
 from generator.fonts import subset
 from generator.fonts import web as webfonts
 
-from .test_site import CHROMIUM, CHROMIUM_ARGS, FALLBACK_FONT, PAGES, faces, site  # noqa: F401  (site: a fixture)
+from tests.test_site import CHROMIUM, CHROMIUM_ARGS, FALLBACK_FONT, PAGES, faces, site  # noqa: F401  (site: a fixture)
 
 #: Words whose vowel signs HarfBuzz splits before shaping (ৌ -> ে + ৗ, ো -> ে + া), with the font set
 #: of the page they appear on: কৌশল and পৌঁছায় on bn/bunco, স্কোর on the language chooser.
@@ -145,7 +145,8 @@ def test_fast_glyf_encoder_writes_fonttools_bytes(monkeypatch, family):
     """woff2pack's glyf encoder only saves time: its WOFF2 is byte for byte the one fontTools' own encoder writes."""
     from fontTools.ttLib import woff2 as writer
 
-    from generator.fonts import choice, woff2pack
+    from generator.fonts import choice
+    from generator.patches import woff2pack
 
     face = choice.find_font(family)
     chars = sorted(choice.cmap(face))

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import Problem
-from ..i18n import LOCALES_DIR
-from ..paths import display_path
+from generator.core.errors import Problem
+from generator.i18n.translate import LOCALES_DIR
+from generator.core.paths import display_path
 
 WEIGHTS = {400: "", 700: ":bold"}
 

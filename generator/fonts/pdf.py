@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..paths import TEMPLATES_DIR
-from . import subset
-from .choice import find_font
+from generator.core.paths import TEMPLATES_DIR
+from generator.fonts import subset
+from generator.fonts.choice import find_font
 
 #: Families worth cutting down (collections with tens of thousands of glyphs).
 LARGE_FAMILIES = ("Noto Sans CJK KR",)

@@ -16,9 +16,9 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from .. import cache
-from ..paths import CACHE_DIR as _CACHE
-from .choice import FontFile
+from generator.core import cache
+from generator.core.paths import CACHE_DIR as _CACHE
+from generator.fonts.choice import FontFile
 
 #: Subsets of earlier builds (PDF cuts as .otf, web fonts as .woff2). Bump CACHE_VERSION when options change.
 CACHE_DIR = _CACHE / "fonts"
@@ -71,7 +71,7 @@ def cache_key(face: FontFile, chars: frozenset[str], flavor: str) -> str:
 
     ident = [CACHE_VERSION, hb.__version__, flavor, file_digest(face), face.index, "".join(sorted(chars))]
     if flavor == "woff2":  # the packing's settings decide the bytes too
-        from .woff2pack import BROTLI_QUALITY
+        from generator.patches.woff2pack import BROTLI_QUALITY
 
         ident.append(BROTLI_QUALITY)
     return hashlib.sha256(json.dumps(ident).encode("utf-8")).hexdigest()
@@ -107,7 +107,7 @@ def cut(face: FontFile, chars: frozenset[str]) -> bytes:
 
 def woff2(face: FontFile, chars: frozenset[str]) -> bytes:
     """The same cut, as WOFF2 with a fixed timestamp (woff2pack: fontTools' writer, faster)."""
-    from .woff2pack import pack
+    from generator.patches.woff2pack import pack
 
     return pack(cut(face, chars), FIXED_TIMESTAMP)
 

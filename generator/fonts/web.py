@@ -8,10 +8,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CheckFailed, Problem
-from ..htmlscan import FastHTMLParser
-from . import subset
-from .choice import WEIGHTS, FontFile, cmap, find_font
+from generator.core.errors import CheckFailed, Problem
+from generator.core.htmlscan import FastHTMLParser
+from generator.fonts import subset
+from generator.fonts.choice import WEIGHTS, FontFile, cmap, find_font
 
 #: The limit the issue sets for one locale's fonts; bold faces are added only while they fit.
 BUDGET = 150_000
@@ -143,7 +143,7 @@ class Subsets:
     def __init__(self, jobs: int = 1, cache_dir: Path | None = None):
         self.cache_dir = cache_dir
         # Imported before the workers start, so each forked worker has the WOFF2 writer without importing it.
-        from . import woff2pack  # noqa: F401
+        from generator.patches import woff2pack  # noqa: F401
 
         self.pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
         self.made: dict[tuple[str, int, frozenset[str]], Future] = {}

@@ -10,11 +10,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from ..paths import CACHE_DIR, TEMPLATES_DIR
-from ..engine.cards import parse_cards
-from ..i18n import COMMON_DOMAIN, Translator
-from .markdown import render_prose
-from .names import card_name, die_name
+from generator.core.paths import CACHE_DIR, TEMPLATES_DIR
+from generator.engine.cards import parse_cards
+from generator.i18n.translate import COMMON_DOMAIN, Translator
+from generator.render.markdown import render_prose
+from generator.render.names import card_name, die_name
 
 PAGE_COUNTER = {"latn": "decimal", "deva": "devanagari", "beng": "bengali"}
 CATEGORY_NAMES = {
@@ -233,7 +233,7 @@ def house_rules_box(edition, tr: Translator) -> list[dict]:
 
 def rules_in_force(edition) -> str:
     """The edition's house rules for PDF metadata (Keywords): `house rules: bunco.wipeout=true`, or ""."""
-    from ..edition import show_value
+    from generator.edition.editions import show_value
 
     if not edition.changed:
         return ""

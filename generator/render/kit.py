@@ -7,10 +7,10 @@ import re
 from babel.dates import format_date
 from markupsafe import Markup
 
-from ..i18n import Translator
-from ..sheets import SheetOptions
-from .html import environment, house_rules_box, locale_globals, model_text, rules_in_force
-from .sheets import _render, stake_text
+from generator.i18n.translate import Translator
+from generator.edition.sheets import SheetOptions
+from generator.render.html import environment, house_rules_box, locale_globals, model_text, rules_in_force
+from generator.render.sheets import _render, stake_text
 
 _BODY = re.compile(r'<body class="([^"]*)">\n?(.*)</body>', re.S)
 _MAIN = re.compile(r"<(/?)main\b")

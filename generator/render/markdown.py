@@ -6,9 +6,9 @@ import re
 
 from markupsafe import Markup
 
-from ..errors import InputError, Problem
-from ..i18n import Translator
-from ..textunits import MD, block_of, parse, units_of
+from generator.core.errors import InputError, Problem
+from generator.i18n.translate import Translator
+from generator.model.textunits import MD, block_of, parse, units_of
 
 #: Rule prose may link only inside the document.
 _IN_DOCUMENT = re.compile(r"#[\w-]*")
@@ -46,7 +46,7 @@ def render_prose(body: str, domain: str, tr: Translator, values: dict) -> Markup
 
 
 def _refuse(href: str, unit, fallback: bool, domain: str, tr: Translator) -> None:
-    where = (f"generator/games/{domain}.yaml" if tr.code == "en" or fallback
+    where = (f"generator/games/{domain.replace('-', '_')}/model.yaml" if tr.code == "en" or fallback
              else f"locales/{tr.code}/LC_MESSAGES/{domain}.po")
     raise InputError(Problem(where, None, f"link to '{href}' in {unit.text[:40]!r}: "
                                           "rule prose may only link inside the document"))

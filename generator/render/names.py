@@ -7,8 +7,8 @@ genitive agrees with the rank (हुकुम का बादशाह, पा
 
 from __future__ import annotations
 
-from ..engine.cards import Card
-from ..i18n import COMMON_DOMAIN, Translator
+from generator.engine.cards import Card
+from generator.i18n.translate import COMMON_DOMAIN, Translator
 
 #: A suit's name as it goes into the patterns below.
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

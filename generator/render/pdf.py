@@ -10,8 +10,8 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ..paths import CACHE_DIR, TEMPLATES_DIR
-from ..errors import RulesheetsError
+from generator.core.paths import CACHE_DIR, TEMPLATES_DIR
+from generator.core.errors import RulesheetsError
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 #: Where documents may load resources from: nothing outside the project's own templates.
@@ -30,12 +30,12 @@ _font_config = None
 def _fonts():
     global _font_config
     if _font_config is None:
-        from . import speedups
+        from generator.patches import speedups
 
         speedups.load_weasyprint()
         from weasyprint.text.fonts import FontConfiguration
 
-        from . import actualtext, pdftags
+        from generator.patches import actualtext, pdftags
 
         speedups.install()  # parser fixes that change no byte
         actualtext.install()  # Indic clusters extract as their own text (search, copy, screen readers)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from babel.dates import format_date
 
-from ..i18n import Translator
-from ..sheets import SheetOptions, payments, ranking_rows, situation_totals
-from .html import environment, house_rules_box, locale_globals, model_text, rules_in_force, table_label
+from generator.i18n.translate import Translator
+from generator.edition.sheets import SheetOptions, payments, ranking_rows, situation_totals
+from generator.render.html import (environment, house_rules_box, locale_globals, model_text, rules_in_force, table_label)
 
 #: Titles the code passes to templates (extracted into the common catalog with the templates' strings).
 TITLES = ("{game}: quick reference", "{game}: game night kit", "Table signs")

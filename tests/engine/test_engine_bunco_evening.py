@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.engine.bunco import GHOST, Evening, next_seating, play_evening
+from generator.games.bunco.engine import GHOST, Evening, next_seating, play_evening
 
 NAMES = [f"P{i}" for i in range(16)]
 

@@ -2,7 +2,7 @@
 
 from hypothesis import given, settings, strategies as st
 
-from generator.engine.bunco import next_seating
+from generator.games.bunco.engine import next_seating
 
 
 def test_one_table_partners_rotate():

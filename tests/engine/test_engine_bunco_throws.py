@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from generator.engine.bunco import Throw, score_throw
+from generator.games.bunco.engine import Throw, score_throw
 
 ROUNDS = range(1, 7)
 ALL_THROWS = list(itertools.product(range(1, 7), repeat=3))

@@ -2,7 +2,10 @@
 
 import pytest
 
-from generator.engine import bunco, cards, stop_the_bus, tonk
+from generator.games.bunco import engine as bunco
+from generator.engine import cards
+from generator.games.stop_the_bus import engine as stop_the_bus
+from generator.games.tonk import engine as tonk
 
 BAD_CARD = "rank must be 2-10, J, Q, K or A and suit S, H, D or C"
 TOTALS = {"Asha": 3, "Ben": 5}

@@ -6,15 +6,11 @@ from math import comb
 import pytest
 
 from generator.engine.cards import full_deck
-from generator.engine.odds import (
-    bunco_odds,
-    stop_the_bus_counts,
-    stop_the_bus_odds,
-    tonk_dealt_odds,
-    tonk_total_counts,
-)
-from generator.engine.stop_the_bus import CATEGORIES
-from generator.engine.tonk import card_value
+from generator.games.bunco.odds import bunco_odds
+from generator.games.stop_the_bus.odds import stop_the_bus_counts, stop_the_bus_odds
+from generator.games.tonk.odds import tonk_dealt_odds, tonk_total_counts
+from generator.games.stop_the_bus.engine import CATEGORIES
+from generator.games.tonk.engine import card_value
 
 
 def test_bunco_odds_match_closed_forms():

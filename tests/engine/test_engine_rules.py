@@ -8,7 +8,11 @@ from dataclasses import fields
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.engine import bunco, odds, stop_the_bus, tonk
+from generator.games.bunco import engine as bunco
+from generator.games.stop_the_bus import odds as stop_the_bus_odds
+from generator.games.tonk import odds as tonk_odds
+from generator.games.stop_the_bus import engine as stop_the_bus
+from generator.games.tonk import engine as tonk
 from generator.engine.cards import full_deck
 
 
@@ -65,7 +69,7 @@ def test_ace_low_run_orders_every_run():
     assert rank("AC 2D 3H") < rank("2S 3C 4D") < rank("QD KC AS")
     assert rank("KC AD 2H").category == "high_card"  # K-A-2 never wraps
     assert stop_the_bus.hand_rank("AC 2D 3H").category == "high_card"
-    counts = odds.stop_the_bus_counts(rules=low)
+    counts = stop_the_bus_odds.stop_the_bus_counts(rules=low)
     assert counts == {"high_card": 16440, "pair": 3744, "flush": 1096, "run": 720, "running_flush": 48,
                       "three_of_a_kind": 52}
 
@@ -107,7 +111,7 @@ def test_tonk_totals_and_hand_size():
     only_50 = tonk.Rules(tonk_totals=(50,))
     assert tonk.payouts_dealt_tonk({"a": 49, "b": 20}, rules=only_50) == {"a": 0, "b": 0}
     assert tonk.payouts_dealt_tonk({"a": 49, "b": 20}) == {"a": 2, "b": -2}
-    seven = odds.tonk_dealt_odds(rules=tonk.Rules(hand_size=7))
-    five = odds.tonk_dealt_odds()
+    seven = tonk_odds.tonk_dealt_odds(rules=tonk.Rules(hand_size=7))
+    five = tonk_odds.tonk_dealt_odds()
     assert set(seven) == {"total_49", "total_50", "tonk"} and seven["tonk"] != five["tonk"]
-    assert set(odds.tonk_dealt_odds(rules=only_50)) == {"total_50", "tonk"}
+    assert set(tonk_odds.tonk_dealt_odds(rules=only_50)) == {"total_50", "tonk"}

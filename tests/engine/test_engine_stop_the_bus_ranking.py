@@ -7,7 +7,7 @@ from functools import cmp_to_key
 import pytest
 
 from generator.engine.cards import full_deck
-from generator.engine.stop_the_bus import CATEGORIES, HandRank, compare, hand_rank, losers
+from generator.games.stop_the_bus.engine import CATEGORIES, HandRank, compare, hand_rank, losers
 
 ALL_HANDS = list(itertools.combinations(full_deck(), 3))
 RANKED = [(hand, hand_rank(hand)) for hand in ALL_HANDS]

@@ -6,19 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.engine.cards import parse_cards
-from generator.engine.stop_the_bus import (
-    STARTING_TOKENS,
-    Game,
-    Move,
-    RoundState,
-    deal_round,
-    first_dealer,
-    losers,
-    showdown,
-    simulate_game,
-    stop_the_bus,
-    swap,
-)
+from generator.games.stop_the_bus.engine import (STARTING_TOKENS, Game, Move, RoundState, deal_round, first_dealer, losers, showdown, simulate_game, stop_the_bus, swap)
 
 PLAYERS = ("Asha", "Ben", "Cy")
 

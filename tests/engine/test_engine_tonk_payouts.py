@@ -3,15 +3,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.engine.tonk import (
-    Rules,
-    Transfer,
-    knock_transfers,
-    payouts_dealt_tonk,
-    payouts_knock,
-    payouts_stock_out,
-    payouts_went_out,
-)
+from generator.games.tonk.engine import (Rules, Transfer, knock_transfers, payouts_dealt_tonk, payouts_knock, payouts_stock_out, payouts_went_out)
 
 # --- worked hands ---------------------------------------------------------------------
 

@@ -7,18 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.engine.cards import parse_cards
-from generator.engine.tonk import Rules
-from generator.engine.tonk_play import (
-    TonkState,
-    deal_hand,
-    discard,
-    draw,
-    first_dealer,
-    hit,
-    knock,
-    simulate_hand,
-    spread,
-)
+from generator.games.tonk.engine import Rules
+from generator.games.tonk.play import (TonkState, deal_hand, discard, draw, first_dealer, hit, knock, simulate_hand, spread)
 
 
 def state_with(hands, stock="9C 8C", discards="2D", rules=Rules()):

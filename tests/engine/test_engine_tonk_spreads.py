@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.engine.cards import full_deck
-from generator.engine.tonk import best_spreads, card_value, deadwood, hand_total, is_book, is_run, is_tonk
+from generator.games.tonk.engine import best_spreads, card_value, deadwood, hand_total, is_book, is_run, is_tonk
 
 
 def test_card_values():

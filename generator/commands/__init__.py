@@ -1,0 +1,1 @@
+"""One module per command of the command line; cli.py only parses."""

@@ -1,0 +1,1 @@
+"""Bottom layer: errors, paths, files, caches, the game registry: no knowledge of any game."""

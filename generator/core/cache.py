@@ -1,0 +1,141 @@
+"""Content keys and the PDF cache: only artifacts whose inputs changed are rendered again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+from generator.output.folder import atomic_write
+from generator.core.paths import CACHE_DIR, LOCALES_DIR, PACKAGE_DIR, TEMPLATES_DIR
+
+#: Libraries whose version can change the bytes of an artifact.
+_LIBRARIES = ("weasyprint", "pydyf", "fonttools", "babel", "jinja2", "markdown-it-py", "tinycss2", "cssselect2")
+_FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+
+
+@lru_cache(maxsize=1)
+def environment_key() -> str:
+    """Library versions, the HarfBuzz subsetter and the installed font files (name, size, mtime)."""
+    h = hashlib.sha256()
+    for lib in _LIBRARIES:
+        try:
+            h.update(f"{lib}={metadata.version(lib)}\n".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{lib}=none\n".encode())
+    for d in _FONT_DIRS:
+        if d.is_dir():
+            for root, dirs, files in os.walk(d):
+                dirs.sort()
+                for name in sorted(files):
+                    st = os.stat(os.path.join(root, name))
+                    h.update(f"{root}/{name}:{st.st_size}:{int(st.st_mtime)}\n".encode())
+    h.update(str(any(Path(p).exists() for p in ("/usr/lib/x86_64-linux-gnu/libharfbuzz-subset.so.0",
+                                               "/usr/lib/aarch64-linux-gnu/libharfbuzz-subset.so.0"))).encode())
+    return h.hexdigest()
+
+
+def _tree_files(root: Path, patterns: tuple[str, ...]) -> list[Path]:
+    out: list[Path] = []
+    for pattern in patterns:
+        out += [p for p in root.glob(pattern) if p.is_file() and "__pycache__" not in p.parts]
+    return sorted(set(out))
+
+
+def input_key(options: dict, games_dir: Path | None = None, locales_dir: Path | None = None) -> str:
+    """One key for everything a build reads: sources, models, catalogs, templates, options, environment."""
+    h = hashlib.sha256(environment_key().encode())
+    h.update(json.dumps(options, sort_keys=True, default=str).encode())
+    roots = [(PACKAGE_DIR, ("**/*.py", "games/*/*.yaml")), (TEMPLATES_DIR, ("**/*",)),
+             (locales_dir or LOCALES_DIR, ("*/*.toml", "*/LC_MESSAGES/*.po"))]
+    if games_dir:
+        roots.append((games_dir, ("*/*.yaml",)))
+    for root, patterns in roots:
+        for path in _tree_files(root, patterns):
+            h.update(str(path.relative_to(root)).encode())
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+#: Our own code that changes a PDF's bytes for the same HTML (WeasyPrint patches, render options).
+_PDF_CODE = ("render/pdf.py", "patches/actualtext.py", "patches/pdftags.py")
+
+
+@lru_cache(maxsize=1)
+def _pdf_code_key() -> str:
+    h = hashlib.sha256()
+    for rel in _PDF_CODE:
+        h.update(hashlib.sha256((PACKAGE_DIR / rel).read_bytes()).digest())
+    return h.hexdigest()
+
+
+def pdf_key(html: str, paper: str) -> str:
+    return hashlib.sha256(f"{environment_key()}\n{_pdf_code_key()}\n{paper}\n".encode() + html.encode("utf-8")).hexdigest()
+
+
+class PdfCache:
+    """Rendered PDFs by content key, with their page counts, under <cache>/pdf/.
+
+    Each PDF's size and sha256 are recorded beside it and checked on every read: a truncated or
+    corrupted entry is thrown away and rendered again, never published.
+    """
+
+    def __init__(self, root: Path = CACHE_DIR / "pdf"):
+        self.root = root
+
+    def get(self, key: str) -> tuple[bytes, int] | None:
+        pdf, meta = self.root / f"{key}.pdf", self.root / f"{key}.json"
+        try:
+            info = json.loads(meta.read_text())
+            pages, size, digest = info["pages"], info["size"], info["sha256"]
+            data = pdf.read_bytes()
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        if len(data) != size or hashlib.sha256(data).hexdigest() != digest or not isinstance(pages, int):
+            pdf.unlink(missing_ok=True)
+            meta.unlink(missing_ok=True)
+            return None
+        return data, pages
+
+    def put(self, key: str, data: bytes, pages: int) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        info = {"pages": pages, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        # The PDF first: a build killed in between leaves an entry without its record, which reads as missing.
+        atomic_write(self.root / f"{key}.pdf", data)
+        atomic_write(self.root / f"{key}.json", json.dumps(info).encode())
+
+    def prune(self, keep: set[str]) -> None:
+        """Forget PDFs the latest build did not use, so the cache does not grow without bound."""
+        if not self.root.is_dir():
+            return
+        for path in self.root.iterdir():
+            if path.name.split(".")[0] not in keep:
+                path.unlink(missing_ok=True)
+
+
+def _digest_path(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def write_checked(path: Path, data: bytes) -> None:
+    """Store a cache file with its sha256 beside it (`name.sha256`), for read_checked."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, data)
+    atomic_write(_digest_path(path), hashlib.sha256(data).hexdigest().encode())
+
+
+def read_checked(path: Path) -> bytes | None:
+    """A cache file's bytes if they still match their recorded sha256; a damaged entry is removed (None)."""
+    try:
+        data = path.read_bytes()
+        digest = _digest_path(path).read_text().strip()
+    except (OSError, ValueError):
+        return None
+    if hashlib.sha256(data).hexdigest() != digest:
+        path.unlink(missing_ok=True)
+        _digest_path(path).unlink(missing_ok=True)
+        return None
+    return data

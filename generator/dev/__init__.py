@@ -1,0 +1,1 @@
+"""Developer tools (bench, peer, fidelity): not shipped in the wheel."""

@@ -1,0 +1,182 @@
+"""An edition: one game's model under the rules a group plays by (the standard rules plus house rules).
+
+Everything printed for a game is read from its edition: the engine's Rules object, every number
+the prose quotes (rules, engine-computed values, prose-only facts) and the worked examples run
+under those rules. House rules come from `--rule GAME.NAME=VALUE` and `--house-rules FILE.toml`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.core.errors import CheckFailed, InputError, Problem
+from generator.model.examples import Outcome, applies, run_examples
+from generator.model.loader import LoadedModel, translatable_units
+from generator.core.registry import GAMES, Game
+
+#: A number in English prose that is not a placeholder must be part of card notation.
+_CARD_SEQUENCE = re.compile(r"\b(?:10|[2-9AJQK])(?:-(?:10|[2-9AJQK]))+\b")
+_CARD_NAME = re.compile(r"\b(?:10|[2-9])(?= of (?:clubs|spades|hearts|diamonds)\b)")
+_PLACEHOLDER = re.compile(r"\{[a-z_][a-z0-9_]*(?::[a-z_]+)?\}")
+_ONE_IN = re.compile(r"\b1 (?:dealt hand )?in \{")
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One game under one set of rules, with its examples run: what every renderer reads."""
+
+    loaded: LoadedModel
+    game: Game
+    #: The engine's Rules object for this edition.
+    rules: Any
+    #: House rules that differ from the model's standard rules, name -> value.
+    changed: dict[str, Any]
+    #: Every value prose may quote: rules, engine-computed numbers, prose-only facts.
+    values: dict[str, Any]
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+
+    @property
+    def model(self):
+        return self.loaded.model
+
+    def applies(self, when: str | None) -> bool:
+        return applies(when, self.values)
+
+
+def parse_value(text: str, default: Any) -> Any:
+    """A house-rule value typed on the command line, read as the type of its standard value."""
+    text = text.strip()
+    if isinstance(default, bool):
+        if text.lower() in ("true", "yes", "on", "1"):
+            return True
+        if text.lower() in ("false", "no", "off", "0"):
+            return False
+        raise ValueError(f"expected true or false, got '{text}'")
+    if isinstance(default, int):
+        if not re.fullmatch(r"-?\d{1,6}", text):
+            raise ValueError(f"expected a whole number, got '{text}'")
+        return int(text)
+    if isinstance(default, (tuple, list)):
+        parts = [p for p in re.split(r"[,\s]+", text) if p]
+        if not parts or not all(re.fullmatch(r"\d{1,6}", p) for p in parts):
+            raise ValueError(f"expected whole numbers separated by commas, got '{text}'")
+        return tuple(int(p) for p in parts)
+    raise ValueError(f"cannot read '{text}'")  # pragma: no cover (rules are bool, int or tuples)
+
+
+def _normal(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def allowed_text(rule) -> str:
+    """A house rule's allowed values, for `rulesheets rules` and error messages."""
+    if rule.range is not None:
+        return f"{rule.range[0]} to {rule.range[1]}"
+    return " | ".join(show_value(c) for c in rule.choices)
+
+
+def show_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def check_house_rule(loaded: LoadedModel, name: str, value: Any, where: str) -> Any:
+    """The value if `name` is a house rule of the game and `value` one of its allowed values; else InputError."""
+    model = loaded.model
+    rule = model.house_rules_by_id.get(name)
+    if rule is None:
+        known = ", ".join(r.id for r in model.house_rules)
+        raise InputError(Problem(where, None, f"unknown house rule '{model.game}.{name}' (house rules of {model.game}: {known})"))
+    value = _normal(value)
+    standard = model.rules.get(name, getattr(GAMES[model.game].rules_class(), name))
+    if isinstance(value, str):
+        try:
+            value = parse_value(value, standard)
+        except ValueError as exc:
+            raise InputError(Problem(where, None, f"{model.game}.{name}: {exc}")) from None
+    ok = (isinstance(value, int) and not isinstance(value, bool) and rule.range[0] <= value <= rule.range[1]) \
+        if rule.range is not None else any(_normal(c) == value and type(_normal(c)) is type(value) for c in rule.choices)
+    if not ok:
+        raise InputError(Problem(where, None, f"{model.game}.{name} must be {allowed_text(rule)}, got {show_value(value)}"))
+    return value
+
+
+def make_edition(loaded: LoadedModel, house: dict[str, Any], where: str = "--rule") -> Edition:
+    """The edition of one game under the model's rules and the given house rules (checked)."""
+    model = loaded.model
+    game = GAMES[model.game]
+    chosen = {name: check_house_rule(loaded, name, value, where) for name, value in house.items()}
+    standard = {k: _normal(v) for k, v in model.rules.items()}
+    try:
+        rules = game.make_rules({**standard, **chosen})
+    except ValueError as exc:
+        raise InputError(Problem(where, None, f"{model.game}: {exc}")) from None
+    values = game.values(rules, model.fact_values)
+    changed = {k: v for k, v in chosen.items() if standard.get(k, getattr(game.rules_class(), k)) != v}
+    return Edition(loaded, game, rules, changed, values, run_examples(model, rules, values))
+
+
+def example_problems(edition: Edition) -> list[Problem]:
+    """Every worked example that the engine refuses or disagrees with, as `path:line` problems."""
+    failures = []
+    source = edition.loaded.source
+    for i, ex in enumerate(edition.model.examples):
+        o = edition.outcomes.get(ex.id)
+        if o is None:
+            continue
+        loc = ("examples", i)
+        if o.error:
+            failures.append(source.problem(loc, f"example '{ex.id}': the engine refuses its input: {o.error}"))
+        for key, written, computed in o.mismatches:
+            failures.append(source.problem(
+                loc + ("expect", key), f"example '{ex.id}': {key} is written as {written!r} but the engine computes {computed!r}"))
+    for section in edition.model.sections:
+        if edition.applies(section.when) and section.examples and not any(e in edition.outcomes for e in section.examples):
+            failures.append(source.problem(("sections",), f"section '{section.id}' has no worked example under "
+                                                          f"these rules; add a variant example"))
+    return failures
+
+
+def fact_problems(edition: Edition) -> list[Problem]:
+    """Typed-in derived numbers that disagree with the engine, and numbers in prose with no fact behind them."""
+    model, source = edition.model, edition.loaded.source
+    problems = []
+    for name, written in model.derived.items():
+        computed = edition.values.get(name)
+        if computed != written:
+            problems.append(source.problem(("derived", name), f"derived fact '{name}' is written as {written} "
+                                                              f"but the engine computes {computed}"))
+    for i, example in enumerate(model.examples):
+        outcome = edition.outcomes.get(example.id)
+        if outcome is None:
+            continue
+        # A caption may quote only numbers of its own example (its input or what the engine computed).
+        own = set(_DIGITS.findall(repr((outcome.input.model_dump(), outcome.result))))
+        for number in sorted(set(_DIGITS.findall(example.caption)) - own):
+            problems.append(source.problem(("examples", i, "caption"), f"the number {number} in the caption of "
+                                                                       f"example '{example.id}' is not in the example"))
+    for text, loc in translatable_units(model):
+        if loc[0] == "examples":
+            continue  # captions are checked against their example above
+        bare = _CARD_NAME.sub("", _CARD_SEQUENCE.sub("", _PLACEHOLDER.sub("", _ONE_IN.sub("{", text))))
+        for number in _DIGITS.findall(bare):
+            problems.append(source.problem(loc, f"the number {number} in the prose has no fact behind it; "
+                                                f"use a {{placeholder}} ('{text[:60]}')"))
+    return problems
+
+
+def check_editions(editions: dict[str, Edition]) -> None:
+    """Raise CheckFailed listing every example and fact problem of every edition."""
+    problems = []
+    for edition in editions.values():
+        problems += example_problems(edition)
+        if not edition.changed:
+            problems += fact_problems(edition)
+    if problems:
+        raise CheckFailed(problems)

@@ -1,0 +1,1 @@
+"""Bunco: dice, four to a table, teams that move after every round."""

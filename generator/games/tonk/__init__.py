@@ -1,0 +1,1 @@
+"""Tonk: knock rummy for money, paid out however a hand ends."""

@@ -1,0 +1,1 @@
+"""Locales and catalogs: gettext with Babel, numbers, digits, catalog maintenance."""

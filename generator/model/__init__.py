@@ -1,0 +1,1 @@
+"""Rule models: YAML -> validated, frozen objects; worked examples; house rules as given."""

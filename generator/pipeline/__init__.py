@@ -1,0 +1,1 @@
+"""The build orchestrator and the live preview's builder: plan, check, render, write."""

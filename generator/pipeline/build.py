@@ -1,0 +1,388 @@
+"""The build orchestrator: plan, check everything, render in memory, then write output/ atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator import PROJECT_DIR
+from generator.core import cache
+from generator.output import folder as output
+from generator.core.registry import GAMES
+from generator.core.errors import CheckFailed, InputError, Problem
+from generator.core.paths import LOCALES_DIR, check_locales, default_output, discover_locales
+from generator.edition.sheets import SheetOptions
+
+# The models, catalogs and templates (pydantic, Babel, Jinja, markdown-it) are imported where they
+# are used, not here: a build that finds nothing changed only hashes its inputs, and is done
+# before they would have finished loading.
+if TYPE_CHECKING:
+    from generator.edition.editions import Edition
+    from generator.i18n.translate import Translator
+
+FORMATS = ("html", "pdf")
+PAPERS = ("a4", "letter")
+#: Artifact kinds, and the games that have each (`--kinds`).
+KINDS = {"rulebook": tuple(GAMES),
+         **{sheet.kind: tuple(g for g, game in GAMES.items() if sheet in game.sheets)
+            for game in GAMES.values() for sheet in game.sheets}}
+
+
+@dataclass(frozen=True)
+class Options:
+    games: tuple[str, ...] = tuple(GAMES)
+    #: Default: every locale of locales/ (a folder with a locale.toml).
+    locales: tuple[str, ...] = field(default_factory=discover_locales)
+    formats: tuple[str, ...] = FORMATS
+    papers: tuple[str, ...] = PAPERS
+    out: Path = field(default_factory=default_output)
+    jobs: int = 0
+    strict: bool = False
+    games_dir: Path | None = None
+    locales_dir: Path | None = None
+    sheets: SheetOptions = field(default_factory=SheetOptions)
+    #: Where the static site will be published, for canonical links, Open Graph URLs and the sitemap;
+    #: empty: the site has relative links only and no sitemap.
+    base_url: str = ""
+    cache_dir: Path | None = None
+    #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
+    house_rules: dict = field(default_factory=dict)
+    kinds: tuple[str, ...] = tuple(KINDS)
+
+
+@dataclass(frozen=True)
+class Artifact:
+    game: str
+    locale: str
+    kind: str
+    format: str
+    paper: str | None
+    #: Scorepads come one per table: 1 is the head table.
+    table: int | None = None
+
+    @property
+    def path(self) -> str:
+        stem = self.kind if self.table is None else f"{self.kind}-table-{self.table}"
+        stem = stem if self.paper is None else f"{stem}-{self.paper}"
+        return f"{self.locale}/{self.game}/{stem}.{self.format}"
+
+
+@dataclass
+class Report:
+    artifacts: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+    #: PDFs rendered by this build, and PDFs taken unchanged from the cache (or, for a no-op, every artifact).
+    built: int = 0
+    reused: int = 0
+    #: Nothing changed since the last build into the same folder: nothing was written.
+    noop: bool = False
+    #: Seconds per stage (prepare, html, fonts, pdf, site, write), for `make bench`.
+    stages: dict = field(default_factory=dict)
+
+
+def _choose(values: tuple[str, ...], known: tuple[str, ...], what: str) -> None:
+    for v in values:
+        if v not in known:
+            raise InputError(Problem("command line", None, f"unknown {what} '{v}' (known: {', '.join(known)})"))
+
+
+def validate_options(opts: Options) -> None:
+    locales = discover_locales(opts.locales_dir or LOCALES_DIR)
+    for what, values, known in (("games", opts.games, GAMES), ("locales", opts.locales, locales),
+                                ("formats", opts.formats, FORMATS), ("papers", opts.papers, PAPERS),
+                                ("kinds", opts.kinds, KINDS)):
+        if not values:  # `--formats ,` would build nothing and replace the output with an empty one
+            raise InputError(Problem("command line", None, f"--{what} needs at least one of {', '.join(known)}"))
+    _choose(opts.games, GAMES, "game")
+    check_locales(opts.locales, opts.locales_dir or LOCALES_DIR)
+    _choose(opts.kinds, tuple(KINDS), "kind")
+    if not any(g in KINDS[k] for g in opts.games for k in opts.kinds):
+        wanted = "; ".join(f"{k}: {', '.join(KINDS[k])}" for k in opts.kinds)
+        raise InputError(Problem("command line", None, f"--kinds {' '.join(opts.kinds)}: none of the chosen games "
+                                                       f"has that kind ({wanted})"))
+    _choose(opts.formats, FORMATS, "format")
+    _choose(opts.papers, PAPERS, "paper")
+    opts.sheets.validate()
+    if opts.base_url and not re.fullmatch(r"https?://[^\s\"'<>]+/", opts.base_url):
+        raise InputError(Problem("command line", None, f"--base-url must be an http(s) address ending in '/', got '{opts.base_url}'"))
+
+
+@dataclass
+class Prepared:
+    """Everything checked and in memory, before a single byte is written."""
+
+    editions: dict[str, Edition]
+    translators: dict[str, Translator]
+
+    @property
+    def models(self):
+        return {g: e.loaded for g, e in self.editions.items()}
+
+    @property
+    def values(self):
+        return {g: e.values for g, e in self.editions.items()}
+
+
+def prepare(opts: Options) -> Prepared:
+    """Read and check every input: models, examples, catalogs. Raises InputError or CheckFailed."""
+    from generator.edition.editions import check_editions, make_edition
+    from generator.model.examples import input_problems
+    from generator.i18n.translate import COMMON_DOMAIN, load_translator
+    from generator.model.loader import load_models, standard_values
+
+    validate_options(opts)
+    unknown = sorted(set(opts.house_rules) - set(GAMES))
+    if unknown:
+        raise InputError(Problem("--rule", None, f"unknown game '{unknown[0]}' (known: {', '.join(GAMES)})"))
+    models = load_models(opts.games, opts.games_dir)
+    problems = [p for m in models.values() for p in input_problems(m, standard_values(m.model))]
+    if problems:
+        raise InputError(problems)
+    editions = {game: make_edition(loaded, opts.house_rules.get(game, {})) for game, loaded in models.items()}
+    check_editions(editions)
+    domains = tuple(opts.games) + (COMMON_DOMAIN,)
+    kwargs = {"locales_dir": opts.locales_dir} if opts.locales_dir else {}
+    translators, problems = {}, []
+    for code in opts.locales:
+        try:
+            translators[code] = load_translator(code, domains, **kwargs)
+        except InputError as exc:
+            problems += exc.problems
+    if problems:
+        raise InputError(problems)
+    from babel.numbers import get_currency_precision
+
+    for tr in translators.values():
+        currency = opts.sheets.currency or tr.config.currency
+        stake = opts.sheets.stake if opts.sheets.stake is not None else tr.config.stake
+        exponent = -stake.normalize().as_tuple().exponent
+        if exponent > get_currency_precision(currency):
+            raise InputError(Problem("command line", None, f"--stake {stake} has more decimals than {currency} uses"))
+    return Prepared(editions, translators)
+
+
+def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int | None], str]:
+    """Every HTML document, keyed by (game, locale, kind, table); strict mode refuses English fallbacks."""
+    from generator.i18n.translate import fallback_problems
+    from generator.render.html import render_rulebook
+
+    docs = {}
+    so = opts.sheets
+    for code, tr in prep.translators.items():
+        for game, edition in prep.editions.items():
+            if "rulebook" in opts.kinds:  # the one costly document; other kinds left out are cheap to skip
+                docs[(game, code, "rulebook", None)] = render_rulebook(edition, tr)
+            for sheet in edition.game.sheets:
+                if sheet.kind not in opts.kinds:
+                    continue
+                for table in range(so.tables) if sheet.per_table else (None,):
+                    key = (game, code, sheet.kind, None if table is None else table + 1)
+                    docs[key] = sheet.render(edition, tr, so, table)
+    if opts.strict:
+        problems = fallback_problems(prep.translators, locales_dir=opts.locales_dir)
+        if problems:
+            raise CheckFailed(problems)
+    return docs
+
+
+def _pdf_job(args):
+    from generator.render.pdf import html_to_pdf
+
+    html, paper, name, print_css = args
+    return html_to_pdf(html, paper, name, print_css)
+
+
+def _options_key(opts: Options) -> dict:
+    return {"games": opts.games, "locales": opts.locales, "kinds": opts.kinds, "formats": opts.formats,
+            "papers": opts.papers, "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
+            "house_rules": {g: sorted(r.items()) for g, r in sorted(opts.house_rules.items())}}
+
+
+def build(opts: Options, progress=None, on_plan=None) -> Report:
+    """Plan, prepare, render and write; output/ is replaced only when everything succeeded.
+
+    Nothing is done when no input changed since the last build into the same folder; otherwise
+    only PDFs whose HTML (or paper, fonts, library versions) changed are rendered again.
+    """
+    start = time.perf_counter()
+    validate_options(opts)
+    out = output.check_target(opts.out)
+    with output.locked(out, output.shown(opts.out)):
+        return _build(opts, out, start, progress, on_plan)
+
+
+def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
+    """The build itself, holding the output's lock."""
+    key = cache.input_key(_options_key(opts), opts.games_dir, opts.locales_dir)
+    previous = output.unchanged(out, key)
+    if previous is not None:
+        return Report(previous, seconds=time.perf_counter() - start, reused=len(previous), noop=True)
+    from generator.render.script import for_print
+
+    stages: dict[str, float] = {}
+    mark = time.perf_counter()
+
+    def stage(name: str) -> None:
+        nonlocal mark
+        now = time.perf_counter()
+        stages[name] = stages.get(name, 0.0) + now - mark
+        mark = now
+
+    prep = prepare(opts)
+    from generator.fonts import font_problems
+
+    missing_fonts = font_problems(prep.translators.values())  # one line per font, not per missing glyph
+    if missing_fonts:
+        raise CheckFailed(missing_fonts)
+    stage("prepare")
+    docs = render_html(prep, opts)
+    stage("html")
+    files: dict[str, bytes] = {}
+    entries: list[dict] = []
+    pdf_jobs = []
+    print_css = print_stylesheets(prep, docs) if "pdf" in opts.formats else {}
+    stage("fonts")
+    for (game, code, kind, table), html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
+        if "html" in opts.formats:
+            art = Artifact(game, code, kind, "html", None, table)
+            files[art.path] = html.encode("utf-8")
+            entries.append(_entry(art, files[art.path], None, prep.editions[game].changed))
+        if "pdf" in opts.formats:
+            html = for_print(html, code)
+            for paper in opts.papers:
+                art = Artifact(game, code, kind, "pdf", paper, table)
+                extra = print_css[(game, code, kind, table)]
+                pdf_jobs.append((art, html, paper, cache.pdf_key(html + extra, paper), extra))
+    pdfs = cache.PdfCache(opts.cache_dir) if opts.cache_dir else cache.PdfCache()
+    results: dict[str, tuple[bytes, int]] = {}
+    todo, planned = [], set()
+    for art, html, paper, k, extra in pdf_jobs:
+        hit = pdfs.get(k)
+        if hit is not None:
+            results[k] = hit
+        elif k not in planned:  # identical documents (same HTML and paper) are rendered once
+            planned.add(k)
+            todo.append((art, html, paper, k, extra))
+    if on_plan:
+        on_plan(len(todo))
+    # Longest documents first, so no worker is left alone with a rulebook at the end.
+    todo.sort(key=lambda t: -len(t[1]))
+    workers = opts.jobs or os.cpu_count() or 1
+
+    def done(i: int, result: tuple[bytes, int]) -> None:
+        # Cached at once: a build killed half-way keeps the work it finished.
+        results[todo[i][3]] = result
+        pdfs.put(todo[i][3], *result)
+        if progress:
+            progress(todo[i][0].path)
+
+    _run_pdf_jobs([(html, paper, art.path, extra) for art, html, paper, _, extra in todo], workers, done)
+    stage("pdf")
+    for art, _, _, k, _ in pdf_jobs:
+        data, pages = results[k]
+        files[art.path] = data
+        entries.append(_entry(art, data, pages, prep.editions[art.game].changed))
+    full = is_full(opts)
+    # Artifacts of the previous output this build does not make (other locales, formats, papers).
+    carried = output.previous_artifacts(out, {e["path"] for e in entries})
+    everything = entries + [e for e, _ in carried.values()]
+    files.update({path: data for path, (_, data) in carried.items()})
+    # A build of some games, locales or kinds keeps the site of the last full build; without one
+    # (a new folder, or a site edited since), the site shows what this build has, if it has rulebooks.
+    kept_site = None if full else output.previous_folder(out, "site")
+    if kept_site is not None:
+        files.update(kept_site)
+    elif full or "rulebook" in opts.kinds:
+        # The static site links to the PDFs, so it is made last, from the finished entries
+        # (with the carried-over PDFs: a build of HTML only keeps the site's downloads);
+        # unchanged inputs and PDFs give the same site, taken from the cache (sitecache).
+        from generator.site import cache as sitecache
+
+        skey = sitecache.site_key(key, everything)
+        site = sitecache.get(skey, files)
+        if site is None:
+            from generator.site.builder import render_site  # imported only here: a one-sheet build has no use for the web fonts
+
+            site = render_site(prep, docs, everything, opts, files=files)
+            sitecache.put(skey, site, files)
+        files.update(site)
+    stage("site")
+    output.write_output(out, output.shown(opts.out), files, everything, key=None if carried else key)
+    if full and set(opts.papers) == set(PAPERS) and "pdf" in opts.formats:
+        pdfs.prune({job[3] for job in pdf_jobs})  # a full build knows every PDF still wanted
+    stage("write")
+    return Report(entries, seconds=time.perf_counter() - start, built=len(todo),
+                  reused=len(pdf_jobs) - len(todo), stages=stages)
+
+
+def is_full(opts: Options) -> bool:
+    """Every game, locale and kind: only such a build makes the static site (a partial one keeps the last)."""
+    return (set(opts.games) == set(GAMES) and set(KINDS) <= set(opts.kinds)
+            and set(opts.locales) == set(discover_locales(opts.locales_dir or LOCALES_DIR)))
+
+
+def print_stylesheets(prep: Prepared, docs: dict) -> dict:
+    """The CSS WeasyPrint gets beside each document: page furniture, and the locale's cut-down fonts."""
+    from generator.render.html import print_stylesheet
+    from generator.fonts.pdf import print_css as cut_fonts_css
+
+    fonts = {code: cut_fonts_css(tr.config.fonts, [h for k, h in docs.items() if k[1] == code])
+             for code, tr in prep.translators.items()}
+    return {key: "\n".join(filter(None, [print_stylesheet(prep.translators[key[1]], key[2]), fonts[key[1]]]))
+            for key in docs}
+
+
+def _run_pdf_jobs(jobs: list, workers: int, done) -> list:
+    """Render (html, paper, name) jobs; `done(i, result)` is called as each finishes, in order."""
+    out = []
+    # Even with one worker, a full build renders in a child process: WeasyPrint's heap (about
+    # 130 MB after a hundred documents) then never adds to the site stage's peak in this one.
+    if len(jobs) <= 2:
+        for i, job in enumerate(jobs):
+            out.append(_pdf_job(job))
+            done(i, out[-1])
+        return out
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        for i, result in enumerate(pool.map(_pdf_job, jobs, chunksize=1)):
+            out.append(result)
+            done(i, result)
+    return out
+
+
+def _entry(art: Artifact, data: bytes, pages: int | None, rules: dict | None = None) -> dict:
+    entry = {"game": art.game, "locale": art.locale, "kind": art.kind, "format": art.format}
+    if art.format == "pdf":
+        entry["paper"] = art.paper
+    if art.table is not None:
+        entry["table"] = art.table
+    entry["path"] = art.path
+    entry["sha256"] = hashlib.sha256(data).hexdigest()
+    if art.format == "pdf":
+        entry["pages"] = pages
+    if rules:  # house rules that differ from the standard ones
+        entry["rules"] = {k: list(v) if isinstance(v, tuple) else v for k, v in rules.items()}
+    return entry
+
+
+def check(opts: Options) -> Prepared:
+    """Everything a build checks, without writing: models, examples, catalogs, fonts."""
+    prep = prepare(opts)
+    render_html(prep, opts)
+    from generator.fonts import font_problems
+
+    from generator.i18n.translate import glossary_problems
+
+    bad = [p for code in prep.translators
+           for p in glossary_problems(code, **({"locales_dir": opts.locales_dir} if opts.locales_dir else {}))]
+    if bad:
+        raise InputError(bad)
+    problems = font_problems(prep.translators.values())
+    if problems:
+        raise CheckFailed(problems)
+    return prep

@@ -1,0 +1,1 @@
+"""The static rules site: pages, search index, web fonts, its content cache."""
