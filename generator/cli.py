@@ -175,10 +175,10 @@ def _run(args) -> int:
     from generator.core.paths import discover_locales
 
     if args.command == "i18n":
-        from generator.i18n import catalogs
+        from generator.catalogs import maintain as catalogs
 
         if args.action == "init":
-            from generator.i18n.newlocale import init
+            from generator.catalogs.newlocale import init
 
             return init(args.lang)
         if args.lang:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.i18n.catalogs import pot_bytes, pot_path, templates
+from generator.catalogs.maintain import pot_bytes, pot_path, templates
 from generator.i18n.translate import discover_locales, read_catalog
 
 from tests.conftest import run_cli

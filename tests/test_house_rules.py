@@ -22,7 +22,7 @@ from generator.games.stop_the_bus.odds import stop_the_bus_counts
 from generator.core.errors import CheckFailed, InputError
 from generator.model.loader import model_path
 from generator.render.html import render_rulebook
-from generator.edition.sheets import situation_totals, transfers
+from generator.games.tonk.sheets import situation_totals, transfers
 
 ROOT = Path(__file__).resolve().parent.parent
 PREP = prepare(Options(formats=("html",)))

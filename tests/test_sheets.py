@@ -9,9 +9,13 @@ import pytest
 
 from generator.pipeline.build import Options, prepare
 from generator.i18n.translate import load_translator
-from generator.render import sheets as sheet_html
+from generator.games.bunco.sheets import scorepad, tally_sheet
+from generator.games.stop_the_bus.sheets import hand_ranking
+from generator.games.tonk.sheets import payout_sheet
+from generator.render.html import table_label
 from generator.edition.editions import make_edition
-from generator.edition.sheets import SheetOptions, situation_totals, transfers
+from generator.edition.sheets import SheetOptions
+from generator.games.tonk.sheets import situation_totals, transfers
 
 PREP = prepare(Options(formats=("html",)))
 
@@ -50,7 +54,7 @@ def engine_rows(stake: Decimal, ed=None) -> dict[tuple[str, int], list[tuple[str
 def test_payout_sheet_figures_are_the_engines(code, stake):
     tr = PREP.translators[code]
     opts = SheetOptions(stake=Decimal(stake))
-    html = sheet_html.payout_sheet(PREP.editions["tonk"], tr, opts)
+    html = payout_sheet(PREP.editions["tonk"], tr, opts)
     printed = payout_rows(html)
     assert printed == engine_rows(Decimal(stake))
     # Every amount is printed in the locale's currency and digits, next to its data.
@@ -61,15 +65,15 @@ def test_payout_sheet_figures_are_the_engines(code, stake):
 
 def test_changed_stake_changes_the_sheet():
     tr, model = PREP.translators["en"], PREP.editions["tonk"]
-    one = payout_rows(sheet_html.payout_sheet(model, tr, SheetOptions(stake=Decimal(1))))
-    ten = payout_rows(sheet_html.payout_sheet(model, tr, SheetOptions(stake=Decimal(10))))
+    one = payout_rows(payout_sheet(model, tr, SheetOptions(stake=Decimal(1))))
+    ten = payout_rows(payout_sheet(model, tr, SheetOptions(stake=Decimal(10))))
     assert one != ten
     assert {k: [(a, b, x * 10) for a, b, x in v] for k, v in one.items()} == ten
 
 
 def test_currency_option():
     tr, model = PREP.translators["fr"], PREP.editions["tonk"]
-    html = sheet_html.payout_sheet(model, tr, SheetOptions(stake=Decimal(5), currency="INR"))
+    html = payout_sheet(model, tr, SheetOptions(stake=Decimal(5), currency="INR"))
     # French placement of the rupee sign; a whole amount has no decimals (issue 14: "5 ₹", not "5,00 ₹").
     assert "5\u00a0₹" in html and "5,00" not in html
 
@@ -77,7 +81,7 @@ def test_currency_option():
 def test_tally_sheet_options():
     tr, model = PREP.translators["hi"], PREP.editions["bunco"]
     import datetime as dt
-    html = sheet_html.tally_sheet(model, tr, SheetOptions(sets=3, group="Friday club", date=dt.date(2026, 12, 4),
+    html = tally_sheet(model, tr, SheetOptions(sets=3, group="Friday club", date=dt.date(2026, 12, 4),
                                                           per_page=2, copies=2))
     assert html.count('class="copy cut"') == 4  # 2 pages x 2 copies, each with cut lines
     assert "Friday club" in html
@@ -87,23 +91,23 @@ def test_tally_sheet_options():
 
 def test_wipeout_boxes_only_with_the_house_rule():
     tr = PREP.translators["en"]
-    assert "Wipeouts" not in sheet_html.tally_sheet(PREP.editions["bunco"], tr, SheetOptions())
-    assert "Wipeouts" in sheet_html.tally_sheet(edition("bunco", wipeout="true"), tr, SheetOptions())
+    assert "Wipeouts" not in tally_sheet(PREP.editions["bunco"], tr, SheetOptions())
+    assert "Wipeouts" in tally_sheet(edition("bunco", wipeout="true"), tr, SheetOptions())
 
 
 @pytest.mark.parametrize("rounds", [3, 4, 5, 6])
 def test_tally_sheet_and_scorepad_rows_follow_rounds_per_set(rounds):
     tr = PREP.translators["ko"]
     ed = edition("bunco", rounds_per_set=rounds)
-    tally = sheet_html.tally_sheet(ed, tr, SheetOptions(sets=1))
+    tally = tally_sheet(ed, tr, SheetOptions(sets=1))
     assert tally.count('class="round-no"') == rounds
-    pad = sheet_html.scorepad(ed, tr, SheetOptions(sets=1), 0)
+    pad = scorepad(ed, tr, SheetOptions(sets=1), 0)
     assert len(re.findall(r'<th scope="row"[^>]*>', pad)) >= rounds
 
 
 def test_payout_sheet_with_tonk_multiplier_three_pays_three_stakes_each():
     ed = edition("tonk", tonk_multiplier=3)
-    html = sheet_html.payout_sheet(ed, PREP.translators["en"], SheetOptions(stake=Decimal(1)))
+    html = payout_sheet(ed, PREP.translators["en"], SheetOptions(stake=Decimal(1)))
     rows = payout_rows(html)
     assert rows[("dealt", 2)] == [("B", "A", Decimal(3))]
     assert sorted(rows[("dealt", 3)]) == [("B", "A", Decimal(3)), ("C", "A", Decimal(3))]
@@ -113,7 +117,7 @@ def test_payout_sheet_with_tonk_multiplier_three_pays_three_stakes_each():
 
 def test_payout_sheet_with_new_spreads_rule_has_the_hits_row():
     ed = edition("tonk", new_spreads_double="true")
-    rows = payout_rows(sheet_html.payout_sheet(ed, PREP.translators["en"], SheetOptions(stake=Decimal(1))))
+    rows = payout_rows(payout_sheet(ed, PREP.translators["en"], SheetOptions(stake=Decimal(1))))
     assert rows[("tonk-out-hits", 2)] == [("B", "A", Decimal(1))]
     assert rows[("tonk-out-new-spread", 2)] == [("B", "A", Decimal(2))]
     assert ("tonk-out", 2) not in rows
@@ -121,11 +125,11 @@ def test_payout_sheet_with_new_spreads_rule_has_the_hits_row():
 
 def test_hand_ranking_card_with_ace_low_run_shows_720_and_48():
     ed = edition("stop-the-bus", ace_low_run="true")
-    html = sheet_html.hand_ranking(ed, PREP.translators["en"], SheetOptions())
+    html = hand_ranking(ed, PREP.translators["en"], SheetOptions())
     counts = dict(re.findall(r'data-category="(\w+)">.*?<td class="num">([\d,]+)</td>', html, re.S))
     assert counts == {"three_of_a_kind": "52", "running_flush": "48", "run": "720", "flush": "1,096",
                       "pair": "3,744", "high_card": "16,440"}
-    standard = sheet_html.hand_ranking(PREP.editions["stop-the-bus"], PREP.translators["en"], SheetOptions())
+    standard = hand_ranking(PREP.editions["stop-the-bus"], PREP.translators["en"], SheetOptions())
     assert dict(re.findall(r'data-category="(\w+)">.*?<td class="num">([\d,]+)</td>', standard, re.S))["run"] == "660"
 
 
@@ -137,5 +141,5 @@ def test_hand_ranking_card_with_ace_low_run_shows_720_and_48():
 ])
 def test_scorepad_table_labels(tables, labels):
     tr = load_translator("en", ())
-    got = [str(sheet_html.table_label(tr, i, tables)) for i in range(tables)]
+    got = [str(table_label(tr, i, tables)) for i in range(tables)]
     assert got == labels

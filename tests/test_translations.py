@@ -11,7 +11,7 @@ import pytest
 
 from generator import GAMES
 from generator.pipeline.build import Options, check, prepare, render_html
-from generator.i18n.catalogs import DOMAINS, status
+from generator.catalogs.maintain import DOMAINS, status
 from generator.i18n.translate import (LOCALES_DIR, SOURCE_LOCALE, catalog_path, discover_locales, draft_locales, load_locale_config, placeholder_problems, read_catalog)
 from generator.render.script import WORD_JOINER, for_print
 

@@ -49,7 +49,7 @@ def input_key(options: dict, games_dir: Path | None = None, locales_dir: Path | 
     """One key for everything a build reads: sources, models, catalogs, templates, options, environment."""
     h = hashlib.sha256(environment_key().encode())
     h.update(json.dumps(options, sort_keys=True, default=str).encode())
-    roots = [(PACKAGE_DIR, ("**/*.py", "games/*/*.yaml")), (TEMPLATES_DIR, ("**/*",)),
+    roots = [(PACKAGE_DIR, ("**/*.py", "games/*/*.yaml", "games/*/templates/**/*")), (TEMPLATES_DIR, ("**/*",)),
              (locales_dir or LOCALES_DIR, ("*/*.toml", "*/LC_MESSAGES/*.po"))]
     if games_dir:
         roots.append((games_dir, ("*/*.yaml",)))

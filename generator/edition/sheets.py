@@ -1,4 +1,4 @@
-"""Printable sheets: what each one shows, computed from the rule model and the engine."""
+"""What a host chooses for the evening's sheets (sets, group, date, copies, tables, stake), checked once."""
 
 from __future__ import annotations
 
@@ -7,16 +7,9 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from generator.games.stop_the_bus import odds as stop_the_bus_odds
-from generator.games.stop_the_bus import engine as stop_the_bus
-from generator.games.tonk import engine as tonk
 from generator.core.errors import InputError, Problem
+from generator.i18n.money import MAX_STAKE
 
-#: The largest stake a payout sheet accepts (locale.toml or --stake): anything above is a typo.
-MAX_STAKE = Decimal(1_000_000)
-
-#: kind -> game; every sheet exists in every locale, as HTML and one-page PDFs.
-SHEETS = {"tally-sheet": "bunco", "scorepad": "bunco", "payout-sheet": "tonk", "hand-ranking": "stop-the-bus"}
 CURRENCIES = ("INR", "NPR", "BDT", "KRW", "EUR", "USD")
 
 
@@ -72,54 +65,3 @@ def parse_stake(text: str) -> Decimal:
     if not value.is_finite():
         raise InputError(Problem("command line", None, f"--stake must be an amount like 10 or 2.50, got '{text}'"))
     return value
-
-
-# --- Tonk payouts: every way a hand ends, for 2 and 3 players, from the model's situations ------
-
-def situation_totals(situation, players: int, values: dict) -> dict[str, int]:
-    """A situation's sample totals for `players` players, `=expressions` worked out under the edition's rules."""
-    from generator.model.examples import resolve_fact_refs
-
-    totals, missing = resolve_fact_refs(dict(situation.totals[players]), values)
-    if missing:  # the model loader has vetted every name; this is a programming error
-        raise ValueError(f"payout situation '{situation.id}': cannot compute {missing}")
-    return totals
-
-
-def transfers(situation, totals: dict[str, int], rules: tonk.Rules, stake: int = 1) -> list[tonk.Transfer]:
-    """Who pays whom in a situation, computed by the engine under the edition's rules."""
-    if situation.how == "dealt":
-        return tonk.dealt_tonk_transfers(totals, stake, rules=rules)
-    if situation.how in ("went_out", "went_out_discard"):
-        return tonk.went_out_transfers(list(totals), situation.winner, discarded=situation.how == "went_out_discard",
-                                       stake=stake, by_new_spreads=situation.by_new_spreads, rules=rules)
-    if situation.how == "knock":
-        return tonk.knock_transfers(totals, situation.knocker, stake, rules=rules)
-    return tonk.stock_out_transfers(totals, stake, rules=rules)
-
-
-def payments(situation, totals: dict[str, int], rules: tonk.Rules) -> dict[tuple[str, str], int]:
-    """Stake units each payer owes each payee: a multiplied and a single stake to the same player add up."""
-    owed: dict[tuple[str, str], int] = {}
-    for t in transfers(situation, totals, rules):
-        owed[(t.payer, t.payee)] = owed.get((t.payer, t.payee), 0) + t.amount
-    return owed
-
-
-# --- Stop the Bus: one example hand per category, best first --------------------------------
-
-RANKING_EXAMPLES = {
-    "three_of_a_kind": "7S 7H 7D",
-    "running_flush": "9H 10H JH",
-    "run": "4C 5D 6S",
-    "flush": "2S 8S KS",
-    "pair": "QD QC 5H",
-    "high_card": "AH 9C 4D",
-}
-
-
-def ranking_rows(rules: stop_the_bus.Rules) -> list[dict]:
-    counts = stop_the_bus_odds.stop_the_bus_counts(rules=rules)
-    chances = stop_the_bus_odds.stop_the_bus_odds(rules=rules)
-    return [{"category": c, "cards": RANKING_EXAMPLES[c], "count": counts[c], "odds": chances[c]}
-            for c in reversed(list(counts))]

@@ -22,10 +22,10 @@ from babel.messages.pofile import escape as po_escape, read_po
 from babel.numbers import format_decimal, get_currency_precision, parse_pattern
 
 from generator.core.errors import InputError, Problem
+from generator.i18n.money import MAX_STAKE
 from generator.model.loader import PLACEHOLDER, placeholders
 # Locale discovery lives in paths (the command line needs it without Babel); importers here keep working.
 from generator.core.paths import LOCALES_DIR, SOURCE_LOCALE, check_locales, discover_locales, display_path  # noqa: F401
-from generator.edition.sheets import MAX_STAKE
 
 #: A complete locale must be fully translated (--strict, tests); a draft shows English where it is not.
 STATUSES = ("draft", "complete")

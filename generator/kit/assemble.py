@@ -11,23 +11,15 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator import GAMES
+from generator.core.registry import GAMES
 from generator.edition.editions import make_edition
-from generator.games.bunco import engine as bunco
 from generator.core.errors import CheckFailed, InputError, Problem
 from generator.model.examples import input_problems
 from generator.i18n.translate import COMMON_DOMAIN, check_locales, fallback_problems, load_translator
 from generator.model.loader import load_model, standard_values
 from generator.kit.players import Player, check_glyphs
 from generator.render import kit as kit_html
-from generator.render import sheets as sheet_html
-from generator.render.html import locale_globals, table_label
 from generator.edition.sheets import SheetOptions
-
-#: Seat slips on one page (two columns), and hands on one Tonk ledger page.
-SLIPS_PER_PAGE = 16
-LEDGER_HANDS = 20
-
 
 @dataclass(frozen=True)
 class KitOptions:
@@ -56,109 +48,6 @@ def _bad(option: str, message: str) -> InputError:
     return InputError(Problem(option, None, message))
 
 
-def _split(names: list[str], size: int) -> list[list[str]]:
-    """Players in list order at the fewest tables of at most `size`, as evenly as possible."""
-    count = math.ceil(len(names) / size)
-    base, extra = divmod(len(names), count)
-    out, start = [], 0
-    for i in range(count):
-        n = base + (i < extra)
-        out.append(names[start:start + n])
-        start += n
-    return out
-
-
-def _part(id: str, title: str, docs: list[str], count: int, pages: int, cut: bool = False) -> dict:
-    """One kind of sheet in the kit: its sheet documents (each from a fresh page), how many, how many pages."""
-    return {"id": id, "title": title, "docs": docs, "count": count, "pages": pages, "cut": cut}
-
-
-def _card_part(edition, tr, so: SheetOptions, tables: int) -> dict:
-    """The quick-reference card, one for each table."""
-    return _part("quick-reference", "Quick reference", [sheet_html.quick_reference(edition, tr, so)] * tables,
-                 tables, tables)
-
-
-def _bunco_parts(edition, tr, so: SheetOptions, names: list[str]):
-    try:
-        seats = bunco.seats_for(names)
-    except ValueError as exc:
-        raise InputError(Problem("--players", None, str(exc))) from None
-    count = len(seats) // bunco.PLAYERS_PER_TABLE
-    ghost = bunco.GHOST in seats
-    so = SheetOptions(**{**so.__dict__, "tables": count})
-    labels = [table_label(tr, i, count) for i in range(count)]
-    slips = []
-    for t in range(count):
-        # Seats a, b (team 1) and c, d (team 2); the ghost takes the last seat of the low table.
-        for seat in range(bunco.PLAYERS_PER_TABLE):
-            index = t * bunco.PLAYERS_PER_TABLE + seat
-            if seats[index] is bunco.GHOST:
-                continue
-            slips.append({"table": t + 1, "label": labels[t], "team": 1 + seat // 2,
-                          "ghost_partner": ghost and t == count - 1 and seat == 2})
-    tally_pages = math.ceil(len(names) / so.per_page)
-    parts = [
-        _part("table-signs", "Table signs", [kit_html.table_signs(edition, tr, labels)], count, count),
-        _part("seat-slips", "Seat draw for round 1", [kit_html.seat_slips(edition, tr, slips, SLIPS_PER_PAGE)],
-              len(slips), math.ceil(len(slips) / SLIPS_PER_PAGE), cut=True),
-        _part("scorepads", "Bunco scorepad", [sheet_html.scorepad(edition, tr, so, t) for t in range(count)],
-              count, count),
-        _card_part(edition, tr, so, count),
-        _part("tally-sheets", "Bunco tally sheet", [sheet_html.tally_sheet(edition, tr, so, names=tuple(names))],
-              len(names), tally_pages, cut=so.per_page > 1),
-        _part("results", "Bunco results", [kit_html.results(edition, tr, names)], 1, 1),
-    ]
-    tables = [{"label": labels[t], "names": ""} for t in range(count)]
-    return parts, tables, ghost, False
-
-
-def _card_tables(edition, tr, names: list[str], size: int, least: int):
-    if len(names) < least:
-        raise InputError(Problem("--players", None, f"{edition.model.name} needs at least {least} players, "
-                                                    f"got {len(names)}"))
-    groups = _split(names, size)
-    # Card tables are not ranked like Bunco tables: "the table", or "Table 1", "Table 2"...
-    _ = locale_globals(tr)["_"]
-    labels = [_("The table") if len(groups) == 1 else _("Table {number}", number=i + 1) for i in range(len(groups))]
-    return groups, labels
-
-
-def _seating(labels: list, groups: list[list[str]]) -> list[dict]:
-    """Who sits at which card table, for the contents page.
-
-    Names are joined by a middle dot: a list through Babel would bring Korean's formal 및.
-    """
-    return [{"label": label, "names": " · ".join(group)} for label, group in zip(labels, groups)]
-
-
-def _tonk_parts(edition, tr, so: SheetOptions, names: list[str]):
-    groups, labels = _card_tables(edition, tr, names, edition.values["max_players"], edition.values["min_players"])
-    n = len(groups)
-    ledgers = [kit_html.ledger(edition, tr, so, labels[i], g, LEDGER_HANDS) for i, g in enumerate(groups)]
-    parts = [
-        _part("payout-sheets", "Tonk payouts", [sheet_html.payout_sheet(edition, tr, so)] * n, n, n),
-        _card_part(edition, tr, so, n),
-        _part("ledgers", "Tonk money ledger", ledgers, n, n),
-    ]
-    return parts, _seating(labels, groups), False, True
-
-
-def _stop_the_bus_parts(edition, tr, so: SheetOptions, names: list[str]):
-    groups, labels = _card_tables(edition, tr, names, edition.values["max_players"], edition.values["min_players"])
-    n = len(groups)
-    trackers = [kit_html.token_tracker(edition, tr, labels[i], g) for i, g in enumerate(groups)]
-    parts = [
-        _part("hand-rankings", "Stop the Bus: hand ranking", [sheet_html.hand_ranking(edition, tr, so)] * n, n, n),
-        _card_part(edition, tr, so, n),
-        _part("token-trackers", "Stop the Bus token tracker", trackers, n, n),
-    ]
-    return parts, _seating(labels, groups), False, True
-
-
-PARTS = {"bunco": _bunco_parts, "tonk": _tonk_parts, "stop-the-bus": _stop_the_bus_parts}
-
-
 @dataclass(frozen=True)
 class KitDocument:
     """A kit's HTML, checked and rendered, before it becomes a PDF."""
@@ -174,6 +63,10 @@ def kit_document(opts: KitOptions) -> KitDocument:
     """Check everything, then render the kit's HTML (nothing is written)."""
     if opts.game not in GAMES:
         raise _bad("kit", f"unknown game '{opts.game}' (known: {', '.join(GAMES)})")
+    game_parts = GAMES[opts.game].kit_parts()
+    if game_parts is None:
+        with_kits = ", ".join(g for g, game in GAMES.items() if game.kit is not None)
+        raise _bad("kit", f"{opts.game} has no game-night kit (games with one: {with_kits})")
     check_locales((opts.locale,))
     kit_folder(opts.out)
     opts.sheets.validate()
@@ -196,7 +89,7 @@ def kit_document(opts: KitOptions) -> KitDocument:
     group = [Player(opts.sheets.group, "--group")] if opts.sheets.group else []
     check_glyphs(list(opts.players) + group, tr.code, tr.config.fonts)
     names = [p.name for p in opts.players]
-    parts, tables, ghost, show_tables = PARTS[opts.game](edition, tr, opts.sheets, names)
+    parts, tables, ghost, show_tables = game_parts(edition, tr, opts.sheets, names)
     html = kit_html.kit_document(edition, tr, opts.sheets, parts, names, tables, ghost, show_tables)
     if opts.strict:
         problems = fallback_problems({tr.code: tr})

@@ -55,7 +55,7 @@ class Example(Frozen):
     """A worked example: inputs for the engine and the result the text promises."""
 
     id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
-    #: Which engine computation runs it; see generator.examples.KINDS.
+    #: Which engine computation runs it; registered by the game (Game.example_kinds).
     kind: str
     #: One line shown above the example (English source text).
     caption: str
@@ -161,6 +161,10 @@ class LoadedModel:
 
 
 def model_path(game: str, games_dir: Path | None = None) -> Path:
+    from generator.core.registry import GAMES as registry
+
+    if games_dir is None and game in registry:  # a game installed from elsewhere keeps its model in its package
+        return registry[game].model_path
     return (games_dir or GAMES_DIR) / game_folder(game) / MODEL_FILE
 
 

@@ -30,7 +30,7 @@ FORMATS = ("html", "pdf")
 PAPERS = ("a4", "letter")
 #: Artifact kinds, and the games that have each (`--kinds`).
 KINDS = {"rulebook": tuple(GAMES),
-         **{sheet.kind: tuple(g for g, game in GAMES.items() if sheet in game.sheets)
+         **{sheet.kind: tuple(g for g, other in GAMES.items() if other.sheet(sheet.kind))
             for game in GAMES.values() for sheet in game.sheets}}
 
 
@@ -183,7 +183,7 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
                     continue
                 for table in range(so.tables) if sheet.per_table else (None,):
                     key = (game, code, sheet.kind, None if table is None else table + 1)
-                    docs[key] = sheet.render(edition, tr, so, table)
+                    docs[key] = sheet.html(edition, tr, so, table)
     if opts.strict:
         problems = fallback_problems(prep.translators, locales_dir=opts.locales_dir)
         if problems:

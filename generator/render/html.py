@@ -11,6 +11,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from generator.core.paths import CACHE_DIR, TEMPLATES_DIR
+from generator.core.registry import GAMES
 from generator.engine.cards import parse_cards
 from generator.i18n.translate import COMMON_DOMAIN, Translator
 from generator.render.markdown import render_prose
@@ -36,8 +37,10 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
+    # Shared templates by their names; a game's own ones as "<game id>/<name>" (from its package's templates/).
+    games = jinja2.PrefixLoader({g.id: jinja2.FileSystemLoader(g.templates_dir) for g in GAMES.values()})
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(TEMPLATES_DIR), games]),
         # Compiled templates are kept between runs (keyed by the template's source): a cold one-sheet build
         # would otherwise spend a third of a second compiling templates.
         bytecode_cache=_bytecode_cache(),
@@ -48,8 +51,25 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.globals["parse_cards"] = parse_cards
+    env.globals["example_macro"] = example_macro
     env.globals["rank_label"] = lambda r: RANK_LABELS.get(r, str(r))
     return env
+
+
+@dataclass(frozen=True)
+class ExampleDrawing:
+    """Where the macro that draws a kind of worked example lives: its game's examples.html.j2."""
+
+    template: str
+    macro: str
+
+
+def example_macro(kind: str) -> ExampleDrawing:
+    """The macro that draws `kind` (kinds are checked against the registry when the model is read)."""
+    for g in GAMES.values():
+        if kind in g.example_kinds:
+            return ExampleDrawing(f"{g.id}/examples.html.j2", g.example_kinds[kind].macro)
+    raise ValueError(f"no game registers the example kind '{kind}'")
 
 
 def _fill_markup(tr: Translator, text: str, fallback: bool, values: dict[str, Any]) -> Markup:

@@ -1,44 +1,63 @@
-"""HTML of a game night kit: the sheets only a kit has (signs, slips, results, ledger, tokens) and the whole kit."""
+"""HTML of a game night kit: the parts a game contributes, the tables of a card game, and the whole kit."""
 
 from __future__ import annotations
 
+import math
 import re
 
 from babel.dates import format_date
 from markupsafe import Markup
 
+from generator.core.errors import InputError, Problem
 from generator.i18n.translate import Translator
 from generator.edition.sheets import SheetOptions
 from generator.render.html import environment, house_rules_box, locale_globals, model_text, rules_in_force
-from generator.render.sheets import _render, stake_text
+from generator.render.sheets import quick_reference
 
 _BODY = re.compile(r'<body class="([^"]*)">\n?(.*)</body>', re.S)
 _MAIN = re.compile(r"<(/?)main\b")
 
 
-def table_signs(edition, tr: Translator, labels: list[Markup]) -> str:
-    signs = [{"label": label, "head": i == 0} for i, label in enumerate(labels)]
-    name = model_text(tr, edition.model.game, edition.model.name, edition.values)
-    return _render("kit/table-signs.html.j2", edition, tr, "Table signs", "table-signs", signs=signs, game_name=name)
+def part(id: str, title: str, docs: list[str], count: int, pages: int, cut: bool = False) -> dict:
+    """One kind of sheet in the kit: its sheet documents (each from a fresh page), how many, how many pages."""
+    return {"id": id, "title": title, "docs": docs, "count": count, "pages": pages, "cut": cut}
 
 
-def seat_slips(edition, tr: Translator, slips: list[dict], per_page: int) -> str:
-    return _render("kit/seat-slips.html.j2", edition, tr, "Seat draw for round 1", "seat-slips",
-                   slips=slips, per_page=per_page)
+def card_part(edition, tr: Translator, so: SheetOptions, tables: int) -> dict:
+    """The quick-reference card, one for each table."""
+    return part("quick-reference", "Quick reference", [quick_reference(edition, tr, so)] * tables, tables, tables)
 
 
-def results(edition, tr: Translator, players: list[str]) -> str:
-    return _render("kit/results.html.j2", edition, tr, "Bunco results", "results", players=players)
+def split_tables(names: list[str], size: int) -> list[list[str]]:
+    """Players in list order at the fewest tables of at most `size`, as evenly as possible."""
+    count = math.ceil(len(names) / size)
+    base, extra = divmod(len(names), count)
+    out, start = [], 0
+    for i in range(count):
+        n = base + (i < extra)
+        out.append(names[start:start + n])
+        start += n
+    return out
 
 
-def ledger(edition, tr: Translator, opts: SheetOptions, label: Markup, players: list[str], hands: int) -> str:
-    return _render("kit/ledger.html.j2", edition, tr, "Tonk money ledger", "ledger", label=label,
-                   players=players, hands=hands, stake_text=stake_text(tr, opts))
+def card_tables(edition, tr: Translator, names: list[str], size: int, least: int):
+    """A card game's tables: the players split into tables of at most `size`, and each table's label."""
+    if len(names) < least:
+        raise InputError(Problem("--players", None, f"{edition.model.name} needs at least {least} players, "
+                                                    f"got {len(names)}"))
+    groups = split_tables(names, size)
+    # Card tables are not ranked like Bunco tables: "the table", or "Table 1", "Table 2"...
+    _ = locale_globals(tr)["_"]
+    labels = [_("The table") if len(groups) == 1 else _("Table {number}", number=i + 1) for i in range(len(groups))]
+    return groups, labels
 
 
-def token_tracker(edition, tr: Translator, label: Markup, players: list[str]) -> str:
-    return _render("kit/token-tracker.html.j2", edition, tr, "Stop the Bus token tracker", "token-tracker",
-                   label=label, players=players, tokens=edition.rules.tokens)
+def seating(labels: list, groups: list[list[str]]) -> list[dict]:
+    """Who sits at which card table, for the contents page.
+
+    Names are joined by a middle dot: a list through Babel would bring Korean's formal 및.
+    """
+    return [{"label": label, "names": " · ".join(group)} for label, group in zip(labels, groups)]
 
 
 def body_of(html: str) -> tuple[str, Markup]:

@@ -13,7 +13,7 @@ from babel.core import get_global
 from babel.units import format_unit
 from markupsafe import Markup
 
-from generator import GAMES
+from generator.core.registry import GAMES
 from generator.fonts import web as webfonts
 from generator.core.errors import CheckFailed
 from generator.i18n.translate import (DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, babel_locale, discover_locales, fallback_problems)
@@ -34,7 +34,6 @@ CHOOSER = "index"
 #: itself); `rulesheets i18n extract` adds them to the common catalog.
 SITE_TEXT = ("draft translation", "The language of your browser")
 SITE_PLURALS = (("{count} section found", "{count} sections found"),)
-SHEET_ORDER = ("rulebook", "quick-reference", "tally-sheet", "scorepad", "payout-sheet", "hand-ranking")
 
 
 @dataclass(frozen=True)
@@ -56,6 +55,10 @@ class Download:
     table: int | None
     tables: int
     links: tuple[PdfLink, ...]
+    #: The sheet's title (a msgid of the common catalog); "" for the rulebook.
+    title: str = ""
+    #: Made once per table (a scorepad): its label names the table.
+    per_table: bool = False
 
 
 @dataclass(frozen=True)
@@ -218,7 +221,7 @@ def _downloads(entries, files, trs, out) -> dict[tuple[str, str], list[Download]
             grouped.setdefault((e["locale"], e["game"], e["kind"], e.get("table")), []).append(e)
     result: dict[tuple[str, str], list[Download]] = {}
     for (code, game, kind, table), group in sorted(grouped.items(), key=lambda kv: (
-            kv[0][0], kv[0][1], SHEET_ORDER.index(kv[0][2]) if kv[0][2] in SHEET_ORDER else 99, kv[0][3] or 0)):
+            kv[0][0], kv[0][1], _download_order(kv[0][1], kv[0][2]), kv[0][3] or 0)):
         default = trs[code].config.paper
         links = []
         for e in sorted(group, key=lambda e: (e["paper"] != default, e["paper"])):
@@ -231,8 +234,20 @@ def _downloads(entries, files, trs, out) -> dict[tuple[str, str], list[Download]
             size = file_size(trs[code], len(data)) if data is not None else None
             links.append(PdfLink(e["paper"], href, e.get("pages"), size))
         tables = max((k[3] or 0) for k in grouped if k[:3] == (code, game, kind))
-        result.setdefault((code, game), []).append(Download(kind, table, tables, tuple(links)))
+        sheet = GAMES[game].sheet(kind)
+        result.setdefault((code, game), []).append(
+            Download(kind, table, tables, tuple(links), sheet.title if sheet else "", bool(sheet and sheet.per_table)))
     return result
+
+
+def _download_order(game: str, kind: str) -> int:
+    """The rulebook first, then the quick-reference card, then the game's sheets in the order it declares them."""
+    if kind == "rulebook":
+        return 0
+    if kind == "quick-reference":
+        return 1
+    kinds = [s.kind for s in GAMES[game].sheets if s.kind != "quick-reference"]
+    return 2 + kinds.index(kind) if kind in kinds else 99
 
 
 class _Context:

@@ -13,6 +13,7 @@ from babel.messages.pofile import write_po
 from jinja2 import TemplateSyntaxError
 
 from generator import GAMES
+from generator.core.registry import GAMES as GAMES_BY_ID
 from generator.core.errors import CheckFailed, InputError, Problem, template_problem
 from generator.i18n.translate import (COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, discover_locales, load_locale_config, placeholder_problems, read_catalog)
 from generator.model.loader import load_model, translatable_units
@@ -44,7 +45,8 @@ def _rel(path: Path) -> str:
 def template_catalog() -> Catalog:
     """The common domain: every `_()` / `ngettext()` in templates, plus names the code supplies."""
     cat = _new_catalog()
-    for path in sorted(TEMPLATES_DIR.rglob("*.j2")):
+    game_templates = [p for g in GAMES_BY_ID.values() for p in sorted(g.templates_dir.rglob("*.j2"))]
+    for path in sorted(TEMPLATES_DIR.rglob("*.j2")) + game_templates:
         try:
             # silent=false: a template that does not parse is an error, not a template without strings
             # (which would drop its strings and their translations from every catalog).
@@ -68,6 +70,10 @@ def template_catalog() -> Catalog:
 
     for title in TITLES:
         cat.add(title, locations=[("generator/render/sheets.py", 1)], auto_comments=["Title of a printed document"])
+    for g in GAMES_BY_ID.values():
+        for sheet in g.sheets:
+            cat.add(sheet.title, locations=[(_rel(g.folder / "__init__.py"), 1)],
+                    auto_comments=["Title of a printed document"])
     for name in CATEGORY_NAMES.values():
         cat.add(name, locations=[("generator/render/html.py", 1)], auto_comments=["Stop the Bus hand category"])
     for msgid, comment in NAME_COMMENTS.items():

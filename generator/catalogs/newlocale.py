@@ -62,7 +62,7 @@ stake = 1
 
 def init(tag: str | None) -> int:
     """Create locales/<tag>/ with a draft locale.toml and an empty catalog per domain; print what it made."""
-    from generator.i18n.catalogs import _new_catalog, templates
+    from generator.catalogs.maintain import _new_catalog, templates
 
     require_checkout("i18n init")
     if not tag:

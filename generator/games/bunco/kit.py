@@ -1,0 +1,69 @@
+"""Bunco's part of a game-night kit: table signs, seat slips, scorepads, cards, named tally sheets, results."""
+
+from __future__ import annotations
+
+import math
+
+from markupsafe import Markup
+
+from generator.core.errors import InputError, Problem
+from generator.edition.sheets import SheetOptions
+from generator.games.bunco import engine as bunco
+from generator.games.bunco.sheets import scorepad, tally_sheet
+from generator.i18n.translate import Translator
+from generator.render.html import model_text, table_label
+from generator.render.kit import card_part, part
+from generator.render.sheets import render_sheet
+
+#: Seat slips on one page (two columns).
+SLIPS_PER_PAGE = 16
+
+
+def table_signs(edition, tr: Translator, labels: list[Markup]) -> str:
+    signs = [{"label": label, "head": i == 0} for i, label in enumerate(labels)]
+    name = model_text(tr, edition.model.game, edition.model.name, edition.values)
+    return render_sheet("bunco/table-signs.html.j2", edition, tr, "Table signs", "table-signs", signs=signs,
+                        game_name=name)
+
+
+def seat_slips(edition, tr: Translator, slips: list[dict], per_page: int) -> str:
+    return render_sheet("bunco/seat-slips.html.j2", edition, tr, "Seat draw for round 1", "seat-slips",
+                        slips=slips, per_page=per_page)
+
+
+def results(edition, tr: Translator, players: list[str]) -> str:
+    return render_sheet("bunco/results.html.j2", edition, tr, "Bunco results", "results", players=players)
+
+
+def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
+    """The kit's parts in print order, the tables for the contents page, whether a ghost plays, card tables."""
+    try:
+        seats = bunco.seats_for(names)
+    except ValueError as exc:
+        raise InputError(Problem("--players", None, str(exc))) from None
+    count = len(seats) // bunco.PLAYERS_PER_TABLE
+    ghost = bunco.GHOST in seats
+    so = SheetOptions(**{**so.__dict__, "tables": count})
+    labels = [table_label(tr, i, count) for i in range(count)]
+    slips = []
+    for t in range(count):
+        # Seats a, b (team 1) and c, d (team 2); the ghost takes the last seat of the low table.
+        for seat in range(bunco.PLAYERS_PER_TABLE):
+            index = t * bunco.PLAYERS_PER_TABLE + seat
+            if seats[index] is bunco.GHOST:
+                continue
+            slips.append({"table": t + 1, "label": labels[t], "team": 1 + seat // 2,
+                          "ghost_partner": ghost and t == count - 1 and seat == 2})
+    tally_pages = math.ceil(len(names) / so.per_page)
+    kit_parts = [
+        part("table-signs", "Table signs", [table_signs(edition, tr, labels)], count, count),
+        part("seat-slips", "Seat draw for round 1", [seat_slips(edition, tr, slips, SLIPS_PER_PAGE)],
+             len(slips), math.ceil(len(slips) / SLIPS_PER_PAGE), cut=True),
+        part("scorepads", "Bunco scorepad", [scorepad(edition, tr, so, t) for t in range(count)], count, count),
+        card_part(edition, tr, so, count),
+        part("tally-sheets", "Bunco tally sheet", [tally_sheet(edition, tr, so, names=tuple(names))],
+             len(names), tally_pages, cut=so.per_page > 1),
+        part("results", "Bunco results", [results(edition, tr, names)], 1, 1),
+    ]
+    tables = [{"label": labels[t], "names": ""} for t in range(count)]
+    return kit_parts, tables, ghost, False
