@@ -57,9 +57,10 @@ class TrickIn(_Schema):
     #: The four players in the order they play to this trick; the first leads.
     players: tuple[Name, Name, Name, Name]
     #: Cards already played, by players[0], players[1]...: empty when the next player leads.
+    #: Without `hand`, a whole trick of up to four cards, to show who wins it.
     trick: Cards = ""
     #: The hand of the player to play next, players[len(trick)].
-    hand: Cards
+    hand: Cards | None = None
     #: The card that player chooses (it must be legal); omit to show only the choice.
     play: Cards | None = None
     #: Cards played after it, by the players that follow, to finish the trick.
@@ -99,27 +100,35 @@ class GameOut(_Schema):
 
 
 def _trick(rules: engine.Rules, i: TrickIn) -> dict:
-    before, hand = parse_cards(i.trick), parse_cards(i.hand)
-    legal = engine.legal_plays(hand, before, rules=rules)
-    cards = list(before)
-    if i.play is not None:
-        (play,) = parse_cards(i.play) if len(parse_cards(i.play)) == 1 else (None,)
-        if play is None:
-            raise ExampleInputError(f"play one card, got '{i.play}'")
-        if play not in legal:
-            raise ExampleInputError(f"{play} may not be played here: the legal cards are {format_cards(legal)}")
-        cards += [play, *parse_cards(i.rest)]
-    elif i.rest:
-        raise ExampleInputError("'rest' needs 'play': the cards after it follow the chosen card")
+    before = parse_cards(i.trick)
+    if i.hand is None:
+        if i.play is not None or i.rest:
+            raise ExampleInputError("'play' and 'rest' need the 'hand' they are played from")
+        cards, legal, player = before, None, None
+    else:
+        hand = parse_cards(i.hand)
+        legal = engine.legal_plays(hand, before, rules=rules)
+        player = i.players[len(before)]
+        cards = list(before)
+        if i.play is not None:
+            chosen = parse_cards(i.play)
+            if len(chosen) != 1:
+                raise ExampleInputError(f"play one card, got '{i.play}'")
+            if chosen[0] not in legal:
+                raise ExampleInputError(f"{chosen[0]} may not be played here: the legal cards are {format_cards(legal)}")
+            cards += [chosen[0], *parse_cards(i.rest)]
+        elif i.rest:
+            raise ExampleInputError("'rest' needs 'play': the cards after it follow the chosen card")
+        as_cards(cards + [c for c in hand if c not in cards])  # one deck: no card twice
     if len(cards) > engine.PLAYERS:
         raise ExampleInputError(f"a trick holds at most {engine.PLAYERS} cards, this one has {len(cards)}")
-    as_cards(cards + [c for c in hand if c not in cards])  # one deck: no card twice
-    result = {"legal": format_cards(legal), "cards": format_cards(cards),
-              "player": i.players[len(before)],
-              "by": dict(zip(i.players, (str(c) for c in cards)))}
+    as_cards(cards)
+    result = {"cards": format_cards(cards), "by": dict(zip(i.players, (str(c) for c in cards)))}
+    if legal is not None:
+        result |= {"legal": format_cards(legal), "player": player}
     if cards:
-        result["winner"] = i.players[engine.trick_winner(cards, rules=rules)]
-        result["complete"] = len(cards) == engine.PLAYERS
+        result |= {"winner": i.players[engine.trick_winner(cards, rules=rules)],
+                   "complete": len(cards) == engine.PLAYERS}
     return result
 
 
