@@ -1,7 +1,7 @@
 """Call Break's worked-example kinds: the schema of each kind's input and expectation, and its engine run.
 
-Shaped like generator.examples.KINDS (input schema, expect schema, run(rules, input) -> dict) so
-the plug-in seam can register them as they are. Cards are compared as written back by the engine
+Each kind is (input schema, expect schema, run(rules, input) -> dict), ready for the registry's
+ExampleKind(Ref(".examples:TrickIn"), Ref(".examples:TrickOut"), Ref(".examples:run_trick"), macro). Cards are compared as written back by the engine
 ("K♥ AH" and "KH AH" are the same), scores as exact decimals ("4.2" equals the
 engine's Fraction(21, 5); a binary float is refused).
 """
@@ -12,19 +12,12 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Annotated, Any, Callable
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator
+from pydantic import AfterValidator, Field, PlainValidator
 
 from generator.engine.cards import as_cards, format_cards, parse_cards
+from generator.model.examples import ExampleInputError, Schema as _Schema
 
 from . import engine
-
-
-class ExampleInputError(ValueError):
-    """The engine refused an example's input (an illegal play, a card twice)."""
-
-
-class _Schema(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
 
 def _cards(text: str) -> str:
@@ -99,7 +92,7 @@ class GameOut(_Schema):
     scores: tuple[dict[Name, Points], ...] | None = None
 
 
-def _trick(rules: engine.Rules, i: TrickIn) -> dict:
+def run_trick(rules: engine.Rules, i: TrickIn) -> dict:
     before = parse_cards(i.trick)
     if i.hand is None:
         if i.play is not None or i.rest:
@@ -132,14 +125,14 @@ def _trick(rules: engine.Rules, i: TrickIn) -> dict:
     return result
 
 
-def _score(rules: engine.Rules, i: ScoreIn) -> dict:
+def run_deal_score(rules: engine.Rules, i: ScoreIn) -> dict:
     points = engine.score(i.call, i.tricks, rules=rules)
     made = i.tricks >= i.call
     return {"score": points, "made": made, "overtricks": i.tricks - i.call if made else 0,
             "overtrick_points": rules.overtrick_points}
 
 
-def _game(rules: engine.Rules, i: GameIn) -> dict:
+def run_game_totals(rules: engine.Rules, i: GameIn) -> dict:
     sheet = engine.game_totals([{p: tuple(v) for p, v in deal.items()} for deal in i.deals], rules=rules)
     return {"scores": sheet.scores, "running": sheet.running, "totals": sheet.totals,
             "winners": sheet.winners, "complete": sheet.complete,
@@ -147,9 +140,9 @@ def _game(rules: engine.Rules, i: GameIn) -> dict:
 
 
 KINDS: dict[str, tuple[type[_Schema], type[_Schema], Callable[[engine.Rules, Any], dict]]] = {
-    "call-break.trick": (TrickIn, TrickOut, _trick),
-    "call-break.deal-score": (ScoreIn, ScoreOut, _score),
-    "call-break.game-totals": (GameIn, GameOut, _game),
+    "call-break.trick": (TrickIn, TrickOut, run_trick),
+    "call-break.deal-score": (ScoreIn, ScoreOut, run_deal_score),
+    "call-break.game-totals": (GameIn, GameOut, run_game_totals),
 }
 
 

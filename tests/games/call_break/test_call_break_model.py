@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from generator.expr import evaluate, names
+from generator.core.expr import evaluate, names
 from generator.games.call_break import engine
 from generator.games.call_break.derived import derive
 from generator.games.call_break.examples import KINDS, ExampleInputError, same
-from generator.model import GameModel
-from generator.yamlsource import load_yaml
+from generator.model.loader import GameModel
+from generator.core.yamlsource import load_yaml
 
 MODEL = Path(engine.__file__).with_name("model.yaml")
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([a-z_]+))?\}")
-#: The formats of generator.model.FORMATS, plus `decimal` for tenths, which this game asks the seam for.
+#: The formats of generator.model.loader.FORMATS, plus `decimal` for tenths, which this game asks the seam for.
 FORMATS = {None, "percent", "one_in", "fraction", "or", "decimal"}
 
 
