@@ -17,7 +17,7 @@ from generator.core.registry import GAMES as GAMES_BY_ID
 from generator.core.errors import CheckFailed, InputError, Problem, template_problem
 from generator.i18n.translate import (COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, discover_locales, load_locale_config, placeholder_problems, read_catalog)
 from generator.model.loader import load_model, translatable_units
-from generator.output.folder import atomic_write
+from generator.core.files import atomic_write
 from generator.core.paths import PROJECT_DIR, TEMPLATES_DIR, display_path, require_checkout
 from generator.render.html import CATEGORY_NAMES
 from generator.render.names import COMMENTS as NAME_COMMENTS

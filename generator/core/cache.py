@@ -9,7 +9,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from generator.output.folder import atomic_write
+from generator.core.files import atomic_write
 from generator.core.paths import CACHE_DIR, LOCALES_DIR, PACKAGE_DIR, TEMPLATES_DIR
 
 #: Libraries whose version can change the bytes of an artifact.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 class RulesheetsError(Exception):
@@ -54,7 +55,6 @@ def template_problem(exc: Exception) -> Problem:
 
     import jinja2
 
-    from generator.core.paths import display_path
 
     filename, line = None, None
     if isinstance(exc, jinja2.TemplateSyntaxError):
@@ -68,3 +68,11 @@ def template_problem(exc: Exception) -> Problem:
     message = " ".join(str(getattr(exc, "message", None) or exc).split())
     kind = "template syntax error" if isinstance(exc, jinja2.TemplateSyntaxError) else "template error"
     return Problem(display_path(Path(filename)) if filename else "templates", line, f"{kind}: {message}")
+
+
+def display_path(path: Path) -> str:
+    """A path as a user would type it: relative to the working directory when possible."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

@@ -12,7 +12,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from generator.core.errors import InputError, Problem
+from generator.core.errors import InputError, Problem, display_path  # noqa: F401  (where callers look for it)
 
 #: The `generator` package (this module lives in generator/core/).
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -61,14 +61,6 @@ def require_checkout(what: str) -> Path:
         raise InputError(Problem("command line", None, f"{what} writes into a project checkout; "
                                  f"this rulesheets is installed at {PACKAGE_DIR} (clone the project to translate)"))
     return CHECKOUT
-
-
-def display_path(path: Path) -> str:
-    """A path as a user would type it: relative to the working directory when possible."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 #: The language the sources are written in.

@@ -20,6 +20,7 @@ import stat
 from pathlib import Path
 
 from generator import PROJECT_DIR
+from generator.core.files import atomic_write
 from generator.core.errors import InputError, Problem
 from generator.core.paths import display_path
 
@@ -307,17 +308,6 @@ def unchanged(out: Path, key: str) -> list[dict] | None:
 
 
 # --- writing ---------------------------------------------------------------------------------
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write a file so that readers see the old bytes or the new, never half of them."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
