@@ -32,7 +32,7 @@ golden: setup
 	$(BIN)/python -m tests.golden --update
 
 bench: setup-test
-	$(BIN)/python -m generator.bench $(ARGS)
+	$(BIN)/python -m generator.dev.bench $(ARGS)
 
 clean:
 	rm -rf output .cache

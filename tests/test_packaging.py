@@ -44,10 +44,14 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_wheel_carries_games_templates_and_locales(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for name in ("generator/games/bunco/model.yaml", "generator/templates/rulebook.html.j2", "generator/templates/css/base.css",
+    for name in ("generator/games/bunco/model.yaml", "generator/games/bunco/templates/tally-sheet.html.j2",
+                 "generator/games/tonk/templates/examples.html.j2",
+                 "generator/templates/rulebook.html.j2", "generator/templates/css/base.css",
                  "generator/templates/site/style.css.j2", "generator/locales/common.pot",
                  "generator/locales/ko/locale.toml", "generator/locales/fr/LC_MESSAGES/bunco.po"):
         assert name in names, name
+    # The developer tools (bench, peer, fidelity) are not shipped.
+    assert not [n for n in names if n.startswith("generator/dev/")]
     locales = {n.split("/")[2] for n in names if n.startswith("generator/locales/") and n.endswith("/locale.toml")}
     assert locales == {p.parent.name for p in (ROOT / "locales").glob("*/locale.toml")}
 
