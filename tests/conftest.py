@@ -38,3 +38,33 @@ def full_build(tmp_path_factory) -> Path:
 
 def manifest(out: Path) -> list[dict]:
     return json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+
+
+#: The kits the translation tests read: a Bunco night and a Tonk night in every language.
+KIT_PLAYERS = {"bunco": "Asha,Ben,Chloé,Dev", "tonk": "Rina,Sam,Tariq"}
+
+
+@pytest.fixture(scope="session")
+def html_build(tmp_path_factory) -> Path:
+    """Every artifact as HTML with the site (one CLI build), and a Bunco and a Tonk kit per locale (kit/)."""
+    out = tmp_path_factory.mktemp("html-build") / "out"
+    result = run_cli(ROOT, "build", "--formats", "html", "--strict", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    locales = sorted(p.parent.name for p in (ROOT / "locales").glob("*/locale.toml"))
+    for code in locales:
+        for game, players in KIT_PLAYERS.items():
+            result = run_cli(ROOT, "kit", game, "--players", players, "--locale", code, "--strict",
+                             "--out", str(out / "kit"))
+            assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def pdf_build(tmp_path_factory) -> Path:
+    """Every artifact of the translated locales as an A4 PDF (one CLI build)."""
+    out = tmp_path_factory.mktemp("pdf-build") / "out"
+    locales = sorted(p.parent.name for p in (ROOT / "locales").glob("*/glossary.toml"))
+    result = run_cli(ROOT, "build", "--formats", "pdf", "--papers", "a4", "--locales", *locales,
+                     "--strict", "--jobs", "2", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    return out
