@@ -14,6 +14,7 @@ from generator.core.paths import CACHE_DIR, TEMPLATES_DIR
 from generator.core.registry import GAMES
 from generator.engine.cards import parse_cards
 from generator.i18n.translate import COMMON_DOMAIN, Translator
+from generator.render import plaintext
 from generator.render.markdown import render_prose
 from generator.render.names import card_name, die_name
 
@@ -52,6 +53,7 @@ def environment() -> jinja2.Environment:
     )
     env.globals["parse_cards"] = parse_cards
     env.globals["example_macro"] = example_macro
+    env.filters["striptags"] = plaintext.striptags
     env.globals["rank_label"] = lambda r: RANK_LABELS.get(r, str(r))
     return env
 
@@ -76,7 +78,7 @@ def _fill_markup(tr: Translator, text: str, fallback: bool, values: dict[str, An
     # Numbers (and tuples of numbers, like the Tonk totals) are formatted by the locale after translation.
     safe = {k: (v if isinstance(v, (int, float, tuple)) or hasattr(v, "denominator") else escape(v))
             for k, v in values.items()}
-    html = Markup(tr.fill(str(escape(text)), safe))
+    html = plaintext.Text(tr.fill(str(escape(text)), safe))
     if fallback:
         return Markup('<span class="untranslated" lang="en">') + html + Markup("</span>")
     return html
