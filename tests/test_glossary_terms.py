@@ -77,3 +77,15 @@ def test_a_planted_slip_is_found(html_build, tmp_path):
                        encoding="utf-8")
     found = problems("fr", [type(docs[0])(planted, "fr", "tonk", docs[0].twin)])
     assert any("rank: avoided" in p for p in found) and any("rank: the English says it" in p for p in found)
+
+
+def test_a_broken_concept_is_a_one_line_problem():
+    from generator.i18n.glossary_concepts import concept_problems
+    data = {"concepts": {"rank": {"en": "rank", "term": "rang(", "avoid": ["x"]}, "pot": {"term": "cagnotte"},
+                         "deal": {"en": "hand", "term": "donne", "colour": "bleu"}}}
+    messages = [p.message for p in concept_problems(data, "locales/fr/glossary.toml", lambda name: 3)]
+    assert messages == [
+        "concept 'rank': 'rang(': missing ), unterminated subpattern at position 4",
+        "concept 'pot': 'en' and 'term' go together",
+        "concept 'deal': unknown key 'colour' (one of: en, term, avoid, games, why)",
+    ]

@@ -22,6 +22,7 @@ from babel.messages.pofile import escape as po_escape, read_po
 from babel.numbers import format_decimal, get_currency_precision, parse_pattern
 
 from generator.core.errors import InputError, Problem
+from generator.i18n.glossary_concepts import concept_problems
 from generator.i18n.money import MAX_STAKE
 from generator.model.loader import PLACEHOLDER, placeholders
 # Locale discovery lives in paths (the command line needs it without Babel); importers here keep working.
@@ -454,7 +455,10 @@ def glossary_problems(code: str, locales_dir: Path = LOCALES_DIR) -> list[Proble
                 if not isinstance(value, str) or not value.strip():
                     problems.append(Problem(where, toml_line(text, term), f"[{name}] '{term}' must be a non-empty text"))
 
+    problems += concept_problems(data, where, lambda name: header(name) or toml_line(text, name))
     for table, terms in data.items():
+        if table in ("concepts", "typography"):
+            continue  # glossary_concepts.py
         if table == "avoid" and isinstance(terms, dict):
             for scope, words in terms.items():
                 check(f"avoid.{scope}", words)
