@@ -181,7 +181,7 @@ def test_bad_locale_settings_are_one_line_problems(tmp_path, extra, problem):
 
 
 @pytest.mark.parametrize("game,gloss", [("stop-the-bus", "K pour le roi, Q pour la dame et J pour le valet"),
-                                        ("tonk", "Le valet, la dame et le roi (J, Q et K sur les cartes de ce livre)")])
+                                        ("tonk", "Le valet, la dame et le roi (J, Q et K sur les cartes de ce livret)")])
 def test_french_books_gloss_the_card_letters(game, gloss):
     """The cards show A K Q J: each French book that writes them says once what they stand for."""
     assert visible_text(DOCS[(game, "fr", "rulebook", None)]).count(gloss) == 1
