@@ -112,6 +112,7 @@ def test_glossary_covers_the_game_terms(code):
         "stop-the-bus": {"token", "pot", "swap", "stop the bus", "showdown", "three of a kind", "running flush",
                          "run", "flush", "pair", "high card"},
         "tonk": {"stake", "stock", "discard pile", "spread", "book", "run", "hit", "knock", "tonk", "deadwood"},
+        "call-break": {"call", "trick", "trump", "extra trick", "follow suit", "deal", "score sheet"},
     }
     for game, terms in required.items():
         assert terms <= set(glossary.get(game, {})), f"{game}: missing {sorted(terms - set(glossary.get(game, {})))}"

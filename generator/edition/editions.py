@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from generator.core.errors import CheckFailed, InputError, Problem
@@ -22,6 +24,8 @@ _CARD_NAME = re.compile(r"\b(?:10|[2-9])(?= of (?:clubs|spades|hearts|diamonds)\
 _PLACEHOLDER = re.compile(r"\{[a-z_][a-z0-9_]*(?::[a-z_]+)?\}")
 _ONE_IN = re.compile(r"\b1 (?:dealt hand )?in \{")
 _DIGITS = re.compile(r"\d+")
+#: A rule value with decimals, exact: 0, 0.1, -2.25 or 1/10.
+_EXACT = re.compile(r"-?\d{1,6}(?:\.\d{1,6})?|\d{1,6}/[1-9]\d{0,5}")
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,10 @@ def parse_value(text: str, default: Any) -> Any:
         if text.lower() in ("false", "no", "off", "0"):
             return False
         raise ValueError(f"expected true or false, got '{text}'")
+    if isinstance(default, Fraction):
+        if not _EXACT.fullmatch(text):
+            raise ValueError(f"expected a number like 0.1 (or 1/10), got '{text}'")
+        return Fraction(text)
     if isinstance(default, int):
         if not re.fullmatch(r"-?\d{1,6}", text):
             raise ValueError(f"expected a whole number, got '{text}'")
@@ -68,7 +76,18 @@ def parse_value(text: str, default: Any) -> Any:
 
 
 def _normal(value: Any) -> Any:
+    """Lists as tuples; a number with decimals (0.1 in YAML or TOML) as the exact Fraction it is written as."""
+    if isinstance(value, float):
+        return Fraction(repr(value))
     return tuple(value) if isinstance(value, list) else value
+
+
+def _exact(value: Any, standard: Any) -> Any:
+    """A value of a rule whose standard value has decimals is a Fraction, whether written 0, 0.1 or 1/10."""
+    value = _normal(value)
+    if isinstance(standard, Fraction) and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return Fraction(value)
+    return value
 
 
 def allowed_text(rule) -> str:
@@ -83,7 +102,20 @@ def show_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (tuple, list)):
         return ",".join(map(str, value))
+    if isinstance(value, float):
+        value = Fraction(repr(value))
+    if isinstance(value, Fraction):  # as a decimal, the way it is typed: 0.1, never 1/10
+        return str(Decimal(value.numerator) / Decimal(value.denominator))
     return str(value)
+
+
+def json_value(value: Any) -> Any:
+    """A rule value for manifest.json: tuples as lists, a Fraction as the number it is (0.1, 0)."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else float(value)
+    return value
 
 
 def check_house_rule(loaded: LoadedModel, name: str, value: Any, where: str) -> Any:
@@ -93,15 +125,16 @@ def check_house_rule(loaded: LoadedModel, name: str, value: Any, where: str) -> 
     if rule is None:
         known = ", ".join(r.id for r in model.house_rules)
         raise InputError(Problem(where, None, f"unknown house rule '{model.game}.{name}' (house rules of {model.game}: {known})"))
-    value = _normal(value)
-    standard = model.rules.get(name, getattr(GAMES[model.game].rules_class(), name))
+    standard = _normal(model.rules.get(name, getattr(GAMES[model.game].rules_class(), name)))
+    value = _exact(value, standard)
     if isinstance(value, str):
         try:
             value = parse_value(value, standard)
         except ValueError as exc:
             raise InputError(Problem(where, None, f"{model.game}.{name}: {exc}")) from None
     ok = (isinstance(value, int) and not isinstance(value, bool) and rule.range[0] <= value <= rule.range[1]) \
-        if rule.range is not None else any(_normal(c) == value and type(_normal(c)) is type(value) for c in rule.choices)
+        if rule.range is not None else any(_exact(c, standard) == value and type(_exact(c, standard)) is type(value)
+                                           for c in rule.choices)
     if not ok:
         raise InputError(Problem(where, None, f"{model.game}.{name} must be {allowed_text(rule)}, got {show_value(value)}"))
     return value

@@ -344,6 +344,16 @@ class Translator:
     def number(self, value: int | float | Decimal) -> str:
         return self.digits(format_decimal(value, locale=self.config.babel))
 
+    def decimal(self, value: int | Decimal | Fraction) -> str:
+        """An exact number with its decimals, as a score with tenths: 4.2 ("4,2" in French, "४.२" in Nepali).
+
+        A Fraction is divided out in Decimal arithmetic (never a binary float, so 21/5 is 4.2, not
+        4.199999); the locale's pattern keeps at most three decimals and drops trailing zeros.
+        """
+        if isinstance(value, Fraction):
+            value = Decimal(value.numerator) / Decimal(value.denominator)
+        return self.number(Decimal(value))
+
     def percent(self, value: Fraction, places: int = 2) -> str:
         """A chance as a percentage with a fixed number of decimals, in the locale's pattern."""
         d = Decimal(value.numerator) / Decimal(value.denominator)
@@ -374,6 +384,8 @@ class Translator:
         if isinstance(value, tuple):  # a rule with several values: "49 or 50"
             return format_list([self.number(v) for v in value], style="or" if fmt == "or" else "standard",
                                locale=self.config.babel)
+        if fmt == "decimal" and not isinstance(value, bool):
+            return self.decimal(value)
         if isinstance(value, Fraction):
             if fmt == "one_in":
                 return self.number(round(1 / value))

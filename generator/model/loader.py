@@ -17,7 +17,7 @@ from generator.core.yamlsource import SourceMap, load_yaml
 
 #: `{name}` or `{name:format}` in prose; formats say how a number is written.
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([a-z_]+))?\}")
-FORMATS = {None, "percent", "one_in", "fraction", "or"}
+FORMATS = {None, "percent", "one_in", "fraction", "or", "decimal"}
 #: In an example's input or expectation, `$name` stands for the fact `name`.
 FACT_REF = re.compile(r"^\$([a-z_][a-z0-9_]*)$")
 

@@ -366,7 +366,9 @@ def _entry(art: Artifact, data: bytes, pages: int | None, rules: dict | None = N
     if art.format == "pdf":
         entry["pages"] = pages
     if rules:  # house rules that differ from the standard ones
-        entry["rules"] = {k: list(v) if isinstance(v, tuple) else v for k, v in rules.items()}
+        from generator.edition.editions import json_value
+
+        entry["rules"] = {k: json_value(v) for k, v in rules.items()}
     return entry
 
 

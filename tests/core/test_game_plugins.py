@@ -20,8 +20,9 @@ FIXTURE = ROOT / "tests/fixtures/coin_toss_game"
 #: Layers below the games: they find games through the registry and never name one.
 GAME_BLIND = ("core", "model", "i18n", "edition", "render", "fonts", "patches", "output", "site", "kit", "pipeline")
 #: A game's id or one of its sheet kinds as a whole string, or a game's module as a name: an if-chain or import.
-GAME_STRINGS = {"bunco", "tonk", "stop-the-bus", "tally-sheet", "scorepad", "payout-sheet", "hand-ranking"}
-GAME_NAMES = {"bunco", "tonk", "stop_the_bus"}
+GAME_STRINGS = {"bunco", "tonk", "stop-the-bus", "call-break", "tally-sheet", "scorepad", "payout-sheet", "hand-ranking",
+                "score-sheet"}
+GAME_NAMES = {"bunco", "tonk", "stop_the_bus", "call_break"}
 
 
 def test_builtin_games_are_the_folders_of_generator_games():

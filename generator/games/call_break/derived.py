@@ -19,6 +19,7 @@ def derive(rules: engine.Rules, facts: Mapping[str, int]) -> dict[str, int | Fra
         "deck_size": len(full_deck()),
         "hand_size": engine.HAND_SIZE,
         "tricks_per_deal": engine.TRICKS_PER_DEAL,
+        "higher_min_call": max(engine.MIN_CALL_CHOICES),
         "odds_no_spade": chances["no_spade"],
         "odds_someone_no_spade": chances["someone_no_spade"],
         "odds_no_face_card": chances["no_face_card"],
