@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from generator.dev.bench import copy_project
 
@@ -27,13 +28,32 @@ def project(tmp_path: Path) -> Path:
     return copy_project(tmp_path / "proj")
 
 
+def shared(tmp_path_factory, name: str, make) -> Path:
+    """Run `make(folder)` once per test session, even when pytest-xdist splits the session into
+    workers: the first worker builds under a lock, the others wait and read the same folder."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    root = tmp_path_factory.getbasetemp().parent  # shared by every worker of this session
+    folder, done = root / name, root / f"{name}.done"
+    with FileLock(str(root / f"{name}.lock")):
+        if not done.exists():
+            folder.mkdir()
+            make(folder)
+            done.write_text("ok", encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="session")
 def full_build(tmp_path_factory) -> Path:
     """One complete build of every artifact, shared by the tests that inspect output."""
-    proj = copy_project(tmp_path_factory.mktemp("full") / "proj")
-    result = run_cli(proj, "build")
-    assert result.returncode == 0, result.stderr
-    return proj / "output"
+    def make(folder: Path) -> None:
+        proj = copy_project(folder / "proj")
+        result = run_cli(proj, "build")
+        assert result.returncode == 0, result.stderr
+    return shared(tmp_path_factory, "full", make) / "proj" / "output"
 
 
 def manifest(out: Path) -> list[dict]:
@@ -47,24 +67,25 @@ KIT_PLAYERS = {"bunco": "Asha,Ben,Chloé,Dev", "tonk": "Rina,Sam,Tariq"}
 @pytest.fixture(scope="session")
 def html_build(tmp_path_factory) -> Path:
     """Every artifact as HTML with the site (one CLI build), and a Bunco and a Tonk kit per locale (kit/)."""
-    out = tmp_path_factory.mktemp("html-build") / "out"
-    result = run_cli(ROOT, "build", "--formats", "html", "--strict", "--out", str(out))
-    assert result.returncode == 0, result.stderr
-    locales = sorted(p.parent.name for p in (ROOT / "locales").glob("*/locale.toml"))
-    for code in locales:
-        for game, players in KIT_PLAYERS.items():
-            result = run_cli(ROOT, "kit", game, "--players", players, "--locale", code, "--strict",
-                             "--out", str(out / "kit"))
-            assert result.returncode == 0, result.stderr
-    return out
+    def make(folder: Path) -> None:
+        out = folder / "out"
+        result = run_cli(ROOT, "build", "--formats", "html", "--strict", "--out", str(out))
+        assert result.returncode == 0, result.stderr
+        locales = sorted(p.parent.name for p in (ROOT / "locales").glob("*/locale.toml"))
+        for code in locales:
+            for game, players in KIT_PLAYERS.items():
+                result = run_cli(ROOT, "kit", game, "--players", players, "--locale", code, "--strict",
+                                 "--out", str(out / "kit"))
+                assert result.returncode == 0, result.stderr
+    return shared(tmp_path_factory, "html-build", make) / "out"
 
 
 @pytest.fixture(scope="session")
 def pdf_build(tmp_path_factory) -> Path:
     """Every artifact of the translated locales as an A4 PDF (one CLI build)."""
-    out = tmp_path_factory.mktemp("pdf-build") / "out"
-    locales = sorted(p.parent.name for p in (ROOT / "locales").glob("*/glossary.toml"))
-    result = run_cli(ROOT, "build", "--formats", "pdf", "--papers", "a4", "--locales", *locales,
-                     "--strict", "--jobs", "2", "--out", str(out))
-    assert result.returncode == 0, result.stderr
-    return out
+    def make(folder: Path) -> None:
+        locales = sorted(p.parent.name for p in (ROOT / "locales").glob("*/glossary.toml"))
+        result = run_cli(ROOT, "build", "--formats", "pdf", "--papers", "a4", "--locales", *locales,
+                         "--strict", "--jobs", "2", "--out", str(folder / "out"))
+        assert result.returncode == 0, result.stderr
+    return shared(tmp_path_factory, "pdf-build", make) / "out"

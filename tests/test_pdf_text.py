@@ -221,7 +221,7 @@ def test_folded_structure_reads_the_same_text(full_build, tmp_path, monkeypatch)
 def test_actualtext_refuses_other_weasyprint_versions():
     """The patch mirrors WeasyPrint 70.0's drawing code: any other version fails at import, loudly."""
     code = ("import weasyprint; weasyprint.__version__ = '71.0'\n"
-            "import generator.render.actualtext")
+            "import generator.patches.actualtext")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode != 0
     assert "patches WeasyPrint 70.0's text drawing, but WeasyPrint 71.0 is installed" in r.stderr
