@@ -89,3 +89,16 @@ def pdf_build(tmp_path_factory) -> Path:
                          "--strict", "--jobs", "2", "--out", str(folder / "out"))
         assert result.returncode == 0, result.stderr
     return shared(tmp_path_factory, "pdf-build", make) / "out"
+
+
+def sheets_per_locale(tables: int = 3) -> int:
+    """Printable sheets of one locale and paper in a default build, counted from the game registry:
+    each game's sheets, a per-table sheet once per table (three tables by default)."""
+    from generator.core.registry import GAMES
+    return sum(tables if sheet.per_table else 1 for g in GAMES.values() for sheet in g.sheets)
+
+
+def documents_per_locale(tables: int = 3) -> int:
+    """Every document of one locale and paper: a rulebook per game and its sheets."""
+    from generator.core.registry import GAMES
+    return len(GAMES) + sheets_per_locale(tables)

@@ -274,7 +274,7 @@ def render_rulebook(edition, tr: Translator) -> str:
     template = environment().get_template("rulebook.html.j2")
     html = template.render(
         **g, title=name.striptags(), game_name=name, tagline=tagline, description=tagline.striptags(),
-        author=model.author, published=model.published.isoformat(), body_class=f"rulebook game-{game}",
+        author=model.author, published=model.published.isoformat(), body_class=f"rulebook game-{game}", game=game,
         sections=sections, house_rules=house_rules_box(edition, tr), rules_in_force=rules_in_force(edition),
         fallback_count=len(tr.misses) - misses_before,
     )

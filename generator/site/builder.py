@@ -131,7 +131,8 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
                 raise CheckFailed(problems)
         made = subsets.done()
     out.update(_web_fonts(plans, made, full=set(trs) == set(every) and set(games) == set(GAMES)))
-    css = environment().get_template("site/style.css.j2").render(stacks=stacks, font_stack=Markup("sans-serif"))
+    css = environment().get_template("site/style.css.j2").render(stacks=stacks, font_stack=Markup("sans-serif"),
+                                                              games=sorted(GAMES))
     out[f"{SITE}/style.css"] = css.encode("utf-8")
     for path, page in pages.items():
         out[f"{SITE}/{path}"] = page.html.encode("utf-8")
