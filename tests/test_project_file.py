@@ -184,12 +184,14 @@ def test_a_kit_takes_the_files_only_locale_and_paper(tmp_path, monkeypatch):
     assert (args.locale, args.paper) == ("en", None)
 
 
-def test_a_build_follows_the_project_file(tmp_path, monkeypatch, capsys):
+def test_a_build_follows_the_project_file(tmp_path):
     """One real build: output folder, selection and house rules all from the file; --locales from the flag."""
-    monkeypatch.chdir(tmp_path)
+    from tests.safety import cli
+
     (tmp_path / "club").mkdir()
     (tmp_path / "club" / PROJECT_FILE).write_text(FILE, encoding="utf-8")
-    assert main(["build", "--config", "club/rulesheets.toml", "--locales", "en", "fr"]) == 0
+    r = cli(ROOT, "build", "--config", "club/rulesheets.toml", "--locales", "en", "fr", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
     out = tmp_path / "club" / "sorties"
     entries = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert sorted(e["path"] for e in entries) == ["en/tonk/payout-sheet.html", "fr/tonk/payout-sheet.html"]
