@@ -1,4 +1,4 @@
-"""Command line: `rulesheets build | check | serve | i18n`. The only place that turns errors into exit codes."""
+"""Command line: `rulesheets build | check | serve | kit | rules | i18n | init`. The only place that turns errors into exit codes."""
 
 from __future__ import annotations
 
@@ -58,84 +58,119 @@ def _version() -> str:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="rulesheets", description="Compile rule models into localised rulebooks and score sheets.")
+    from generator.commands.helptext import HelpFormatter, epilog
+
+    p = _Parser(prog="rulesheets", description="Compile rule models into localised rulebooks and score sheets.",
+                formatter_class=HelpFormatter, epilog=epilog(None))
     p.add_argument("--version", action="version", version=f"rulesheets {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
+    def command(name, help):
+        return sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".",
+                              formatter_class=HelpFormatter, epilog=epilog(name))
+
+    def config(sp):
+        sp.add_argument("--config", type=Path, metavar="FILE",
+                        help="project file to read (default: rulesheets.toml in the working folder, if there is one); "
+                             "flags given here win over it")
+
     def selection(sp):
-        sp.add_argument("--games", nargs="+", metavar="GAME", help=f"games to build (default: all of {', '.join(GAMES)})")
-        sp.add_argument("--locales", nargs="+", metavar="LANG", help="locales (default: every folder of locales/)")
+        sp.add_argument("--games", nargs="+", metavar="GAME", help="games, from: {GAMES} (default: all)")
+        sp.add_argument("--locales", nargs="+", metavar="LANG",
+                        help="locales, from: {LOCALES} (default: every folder of locales/)")
         sp.add_argument("--strict", action="store_true",
                         help="missing or fuzzy translations of complete locales are errors, not English fallbacks")
         sp.add_argument("--rule", action="append", default=[], metavar="GAME.NAME=VALUE",
-                        help="a house rule, e.g. bunco.wipeout=true (repeatable; see `rulesheets rules`)")
+                        help="a house rule, e.g. bunco.wipeout=true (repeatable); GAME from: {GAMES}; "
+                             "every NAME and its allowed VALUEs: `rulesheets rules`")
         sp.add_argument("--house-rules", type=Path, metavar="FILE.toml",
                         help="house rules from a TOML file with one table per game ([bunco] wipeout = true)")
+        config(sp)
 
     def outputs(sp, out_help):
-        sp.add_argument("--kinds", nargs="+", metavar="KIND", help="artifact kinds: rulebook, tally-sheet, ... (default: every kind)")
-        sp.add_argument("--formats", nargs="+", metavar="FMT", help="pdf,html (default: both)")
-        sp.add_argument("--papers", nargs="+", metavar="PAPER", help="a4,letter (default: both)")
-        sp.add_argument("--out", type=Path, default=None, help=out_help)
-        sp.add_argument("--jobs", type=_positive, default=0, help="PDF worker processes (default: CPU count)")
-        sp.add_argument("--base-url", default="",
-                        help="public address of the static site, for canonical links and sitemap.xml "
-                             "(default: none; the site links relatively and has no sitemap)")
+        sp.add_argument("--kinds", nargs="+", metavar="KIND", help="artifact kinds, from: {KINDS} (default: all)")
+        sp.add_argument("--formats", nargs="+", metavar="FMT", help="formats, from: {FORMATS} (default: both)")
+        sp.add_argument("--papers", nargs="+", metavar="PAPER", help="papers, from: {PAPERS} (default: both)")
+        sp.add_argument("--out", type=Path, default=None, metavar="DIR", help=out_help)
+        sp.add_argument("--jobs", type=_positive, default=0, metavar="N",
+                        help="PDF worker processes: 0 or more (default 0: one per CPU)")
+        sp.add_argument("--base-url", default=None, metavar="URL",
+                        help="public address of the static site, http:// or https:// ending in /, for canonical links "
+                             "and sitemap.xml (default: none; the site links relatively and has no sitemap)")
+        sp.add_argument("--site-name", default=None, metavar="NAME",
+                        help="the static site's name: 1 to 60 characters (default: rulesheets)")
 
-    b = sub.add_parser("build", help="build every artifact into output/ (replaced atomically)")
+    b = command("build", "build every artifact into output/ (replaced atomically)")
     selection(b)
-    outputs(b, "output folder (default: output/ of the checkout, or ./output)")
+    outputs(b, "output folder: missing, empty or a previous output (default: output/ of the checkout, or ./output)")
     sheet_options(b)
 
-    v = sub.add_parser("serve", help="live preview: build, serve on 127.0.0.1, rebuild and reload pages on every change")
+    v = command("serve", "live preview: build, serve on 127.0.0.1, rebuild and reload pages on every change")
     selection(v)
     outputs(v, "preview folder (default: a folder in the cache)")
-    v.add_argument("--port", type=_positive, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    v.add_argument("--port", type=_positive, default=8000, metavar="N",
+                   help="port on 127.0.0.1: 1 to 65535 (default 8000; 0 picks a free one)")
     sheet_options(v)
 
-    k = sub.add_parser("kit", help="one print-ordered PDF (and HTML) for a game night with named players")
-    k.add_argument("game", help=f"the game ({', '.join(GAMES)})")
+    k = command("kit", "one print-ordered PDF (and HTML) for a game night with named players")
+    k.add_argument("game", help="the game, from: {GAMES}")
     k.add_argument("--players", required=True, metavar='"A,B,..."|FILE',
-                   help="the players: names separated by commas, or a UTF-8 file with one name a line")
-    k.add_argument("--locale", default="en", metavar="LANG", help="a locale code (default en)")
-    k.add_argument("--paper", default=None, help="a4 or letter (default: the locale's usual paper)")
-    k.add_argument("--group", default="", help="group name printed on the sheets")
-    k.add_argument("--date", type=_date, default=None, help="date printed on the sheets (YYYY-MM-DD)")
-    k.add_argument("--per-page", type=int, default=2, help="Bunco tally sheets per page: 2 or 4, with cut lines")
-    k.add_argument("--stake", default=None, help="Tonk stake (default: the locale's usual stake)")
-    k.add_argument("--currency", default=None, help="Tonk currency (default: the locale's)")
-    k.add_argument("--rule", action="append", default=[], metavar="GAME.NAME=VALUE", help="a house rule (repeatable)")
+                   help="the players: names separated by commas, or a UTF-8 file with one name a line "
+                        "(at most 48 names of at most 24 characters)")
+    k.add_argument("--locale", default=None, metavar="LANG",
+                   help="a locale, from: {LOCALES} (default: the project file's only locale, else en)")
+    k.add_argument("--paper", default=None, metavar="PAPER", help="paper, from: {PAPERS} (default: the locale's usual paper)")
+    k.add_argument("--group", default=None, metavar="NAME", help="group name printed on the sheets (at most 60 characters)")
+    k.add_argument("--date", type=_date, default=None, metavar="YYYY-MM-DD", help="date printed on the sheets")
+    k.add_argument("--per-page", type=int, default=None, metavar="N",
+                   help="Bunco tally sheets per page: 2 or 4, with cut lines (default 2; bunco kits only)")
+    k.add_argument("--stake", default=None, metavar="AMOUNT",
+                   help="Tonk stake: a positive amount with at most 2 decimals (default: the locale's usual stake)")
+    k.add_argument("--currency", default=None, metavar="CODE", help="Tonk currency, from: {CURRENCIES} (default: the locale's)")
+    k.add_argument("--rule", action="append", default=[], metavar="GAME.NAME=VALUE",
+                   help="a house rule of the kit's game (repeatable; every NAME and VALUE: `rulesheets rules GAME`)")
     k.add_argument("--house-rules", type=Path, metavar="FILE.toml", help="house rules from a TOML file")
     k.add_argument("--strict", action="store_true", help="missing or fuzzy translations are errors")
-    k.add_argument("--out", type=Path, default=None,
-                   help="folder the kit is written to (default: kit/ in the output folder)")
+    k.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="folder the kit is written to: missing, empty or an earlier kit's (default: kit/ in the output folder)")
+    config(k)
 
-    r = sub.add_parser("rules", help="list every house rule: name, default, allowed values, what it does")
-    r.add_argument("game", nargs="?", help="one game (default: all)")
+    r = command("rules", "list every house rule: name, default, allowed values, what it does")
+    r.add_argument("game", nargs="?", help="one game, from: {GAMES} (default: all)")
 
-    c = sub.add_parser("check", help="validate models, run every worked example, check catalogs and fonts; render nothing")
+    c = command("check", "validate models, run every worked example, check catalogs and fonts; render nothing")
     selection(c)
 
-    i = sub.add_parser("i18n", help="message catalogs: extract, update, compile, status; init LANG adds a draft locale")
-    i.add_argument("action", choices=("extract", "update", "compile", "status", "init"))
+    i = command("i18n", "message catalogs: extract, update, compile, status; init LANG adds a draft locale")
+    i.add_argument("action", choices=("extract", "update", "compile", "status", "init"),
+                   help="extract: the English templates (.pot); update: merge them into every catalog; compile: .mo "
+                        "files; status: translated, fuzzy and missing per catalog; init: a new draft locale")
     i.add_argument("lang", nargs="?", metavar="LANG", help="init: the new locale's BCP 47 tag (es, es-MX, pt-BR)")
-    i.add_argument("--locales", nargs="+", metavar="LANG")
+    i.add_argument("--locales", nargs="+", metavar="LANG", help="locales, from: {LOCALES} (default: all)")
     i.add_argument("--strict", action="store_true", help="status: exit 1 unless everything is translated")
+
+    n = command("init", "write a commented project file, rulesheets.toml, in the working folder")
+    n.add_argument("--config", type=Path, metavar="FILE",
+                   help="where to write it (default: rulesheets.toml); an existing file is never replaced")
     return p
 
 
 def sheet_options(b) -> None:
     s = b.add_argument_group("sheets")
-    s.add_argument("--sets", type=int, default=None, help="Bunco sets per evening on tally sheets and scorepads (default: the rules', 4)")
-    s.add_argument("--group", default="", help="group name printed on tally sheets")
-    s.add_argument("--date", type=_date, default=None, help="date printed on tally sheets (YYYY-MM-DD)")
-    s.add_argument("--per-page", type=int, default=1, help="tally sheets per page: 1, 2 or 4, with cut lines")
-    s.add_argument("--copies", type=int, default=1, help="pages of tally sheets (default 1)")
-    s.add_argument("--tables", type=int, default=3, help="Bunco tables, one scorepad each (default 3)")
-    s.add_argument("--stake", default=None, help="Tonk stake for the payout sheet (default: the locale's usual stake)")
-    s.add_argument("--currency", default=None, help="currency for the payout sheet (default: the locale's)")
-
+    s.add_argument("--sets", type=int, default=None, metavar="N",
+                   help="Bunco sets per evening on tally sheets and scorepads: 1 to 6 (default: the rules', 4)")
+    s.add_argument("--group", default=None, metavar="NAME", help="group name printed on tally sheets (at most 60 characters)")
+    s.add_argument("--date", type=_date, default=None, metavar="YYYY-MM-DD", help="date printed on tally sheets")
+    s.add_argument("--per-page", type=int, default=None, metavar="N",
+                   help="tally sheets per page: 1, 2 or 4, with cut lines (default 1); kinds that take it: {PERPAGE}")
+    s.add_argument("--copies", type=int, default=1, metavar="N", help="pages of tally sheets: 1 to 100 (default 1)")
+    s.add_argument("--tables", type=int, default=3, metavar="N", help="Bunco tables, one scorepad each: 1 to 12 (default 3)")
+    s.add_argument("--stake", default=None, metavar="AMOUNT",
+                   help="Tonk stake for the payout sheet: a positive amount with at most 2 decimals "
+                        "(default: the locale's usual stake)")
+    s.add_argument("--currency", default=None, metavar="CODE",
+                   help="currency for the payout sheet, from: {CURRENCIES} (default: the locale's)")
 
 
 def raise_usage(message: str):
@@ -188,6 +223,11 @@ def _run(args) -> int:
 
     if args.command == "rules":
         return _list_rules(args.game)
+    from generator.commands import project
+
+    if args.command == "init":
+        return project.init(args.config)
+    project.apply(args, project.find_project(args.config))  # flags win over rulesheets.toml
     if args.command == "kit":
         return _kit(args)
     from generator.pipeline.build import KINDS, Options, build, check, is_full
@@ -202,14 +242,21 @@ def _run(args) -> int:
         return 0
     from generator.edition.sheets import SheetOptions, parse_stake
 
-    sheets = SheetOptions(sets=args.sets, group=args.group, date=args.date, per_page=args.per_page,
+    kinds = _many(args.kinds, tuple(KINDS))
+    if args.per_page is not None:
+        from generator.commands.checks import check_per_page
+
+        check_per_page(games, kinds, args.per_page)
+    sheets = SheetOptions(sets=args.sets, group=args.group, date=args.date,
+                          per_page=1 if args.per_page is None else args.per_page,
                           copies=args.copies, tables=args.tables,
                           stake=None if args.stake is None else parse_stake(args.stake),
                           currency=args.currency)
     opts = Options(games=games, locales=locales, formats=_many(args.formats, ("html", "pdf")),
-                   papers=_many(args.papers, ("a4", "letter")), out=args.out or default_output(), jobs=args.jobs,
-                   strict=args.strict, sheets=sheets, base_url=args.base_url, house_rules=house_rules,
-                   kinds=_many(args.kinds, tuple(KINDS)))
+                   papers=_many(args.papers, ("a4", "letter")),
+                   out=args.out or (args.output_root if args.command == "build" else None) or default_output(),
+                   jobs=args.jobs, strict=args.strict, sheets=sheets, base_url=args.base_url,
+                   site_name=args.site_name, house_rules=house_rules, kinds=kinds)
     if args.command == "serve":
         from generator.commands.serve import serve
 
@@ -239,13 +286,17 @@ def _kit(args) -> int:
     from generator.kit.players import read_players
     from generator.edition.sheets import SheetOptions, parse_stake
 
-    sheets = SheetOptions(group=args.group, date=args.date, per_page=args.per_page,
+    if args.per_page is not None:
+        from generator.commands.checks import check_kit_per_page
+
+        check_kit_per_page(args.game, args.per_page)
+    sheets = SheetOptions(group=args.group, date=args.date, per_page=2 if args.per_page is None else args.per_page,
                           stake=None if args.stake is None else parse_stake(args.stake), currency=args.currency)
     players = read_players(args.players)
     opts = KitOptions(args.game, tuple(players), args.locale, args.paper, sheets, _house_rules(args), args.out,
-                      args.strict)
+                      args.strict, output_root=args.output_root)
     kit = make_kit(opts)
-    for path in write_kit(kit_folder(opts.out), kit.files):
+    for path in write_kit(kit_folder(opts.out, opts.output_root), kit.files, opts.output_root):
         print(f"wrote {path}")
     sheets_line = ", ".join(f"{p['count']} {p['id']}" for p in kit.parts)
     print(f"{len(players)} players, {kit.pages} pages: {sheets_line}")
@@ -256,7 +307,7 @@ def _house_rules(args) -> dict:
     from generator.model.houserules import merge_house_rules, parse_rule_options, read_house_rules
 
     from_file = read_house_rules(args.house_rules) if args.house_rules else {}
-    return merge_house_rules(from_file, parse_rule_options(args.rule))
+    return merge_house_rules(getattr(args, "project_house_rules", {}), from_file, parse_rule_options(args.rule))
 
 
 def _list_rules(game: str | None) -> int:

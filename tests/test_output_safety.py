@@ -241,7 +241,7 @@ def test_sigkill_at_every_step_of_the_swap(built, exchange, step, survivor):
     r = run_cli(built, *NEW)
     assert r.returncode == 0, r.stderr
     consistent(out)
-    assert not [p.name for p in built.iterdir() if p.name.startswith(".output.") and p.name != ".output.lock"]
+    assert not [p.name for p in built.iterdir() if p.name.startswith(".output.")]
     assert tree(built, skip=("output", ".cache")) == outside
 
 
@@ -266,8 +266,19 @@ def test_interrupted_swap_of_an_older_version_is_recovered(built):
 
 # --- 3. one build at a time ------------------------------------------------------------------------
 
-def test_second_build_waits_for_none_and_changes_nothing(built):
-    with open(built / ".output.lock", "w") as lock:
+def _lock(project: Path, monkeypatch) -> Path:
+    """The lock file a build of project/output takes: in the project's cache, never beside the output."""
+    from generator.core import paths
+    from generator.output.folder import lock_path
+
+    monkeypatch.setattr(paths, "CACHE_DIR", project / ".cache")
+    path = lock_path(project / "output")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def test_second_build_waits_for_none_and_changes_nothing(built, monkeypatch):
+    with open(_lock(built, monkeypatch), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         assert refused(built, *HTML, "--locales", "fr") == _out(
             "output is being written by another rulesheets build; try again when it has finished")

@@ -86,8 +86,9 @@ def test_installed_wheel_builds_from_any_folder(wheel, tmp_path):
     # Nothing was written into the installed package (generator/output/ is the output layer's code).
     after = {p for p in site_packages.rglob("*") if "__pycache__" not in p.parts}
     assert sorted(map(str, after - before)) == []
-    # The output and its lock file (beside it, so one build at a time can write it): nothing else.
-    assert sorted(p.name for p in work.iterdir()) == [".output.lock", "output"]
+    # The output and nothing else: its lock file is in the cache, never among the user's folders.
+    assert sorted(p.name for p in work.iterdir()) == ["output"]
+    assert len(list((tmp_path / "xdg-cache/rulesheets/locks").glob("*.lock"))) == 1
 
     r = cli("i18n", "status")
     assert r.returncode == 0, r.stderr
@@ -96,3 +97,18 @@ def test_installed_wheel_builds_from_any_folder(wheel, tmp_path):
     assert r.returncode == 2
     assert r.stderr.startswith("rulesheets: command line: i18n update writes into a project checkout; ")
     assert len(r.stderr.splitlines()) == 1
+
+    # A host's evening in a fresh folder: a kit first, then a build, with no --out anywhere (issue 32).
+    host = tmp_path / "host"
+    host.mkdir()
+
+    def host_cli(*args):
+        return subprocess.run([exe, *args], cwd=host, env=env, capture_output=True, text=True, timeout=600)
+
+    r = host_cli("kit", "tonk", "--players", "Rina,Sam,Tariq", "--locale", "ko", "--paper", "a4")
+    assert r.returncode == 0, r.stderr
+    r = host_cli("build", "--games", "tonk", "--locales", "ko", "--kinds", "payout-sheet", "--formats", "html")
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in (host / "output/kit").iterdir()) == [".rulesheets-kit", "tonk-ko-a4.pdf", "tonk-ko.html"]
+    assert sorted(p.name for p in host.iterdir()) == ["output"]
+    assert not (home.exists() and list(home.rglob("*.lock")))  # no lock beside the user's folders

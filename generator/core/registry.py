@@ -69,6 +69,9 @@ class Sheet:
     render: Ref | Callable[..., str]
     #: Scorepads come one per table: the artifact is made once per table (`--tables`).
     per_table: bool = False
+    #: The `--per-page` values the sheet takes (several to a page, with cut lines); empty: it takes none,
+    #: and `--per-page` for a build without any such sheet is an error.
+    per_page: tuple[int, ...] = ()
 
     def html(self, *args, **kwargs) -> str:
         return _load(self.render)(*args, **kwargs)
@@ -152,7 +155,7 @@ class Game:
 
 def _placed(game: Game, package: str, folder: Path) -> Game:
     """The game with its lazy references bound to its own package, and where it lives."""
-    sheets = tuple(Sheet(s.kind, s.title, _bound(s.render, package), s.per_table) for s in game.sheets)
+    sheets = tuple(Sheet(s.kind, s.title, _bound(s.render, package), s.per_table, s.per_page) for s in game.sheets)
     kinds = {name: ExampleKind(_bound(k.input, package), _bound(k.expect, package), _bound(k.run, package), k.macro)
              for name, k in game.example_kinds.items()}
     return Game(game.id, game.rules_class, game.derive, sheets, kinds, _bound(game.kit, package),

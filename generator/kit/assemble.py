@@ -33,6 +33,8 @@ class KitOptions:
     #: None: kit/ in the output folder.
     out: Path | None = None
     strict: bool = False
+    #: The output folder whose kit/ is the default (the project file's `out`); None: the usual output/.
+    output_root: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ def kit_document(opts: KitOptions) -> KitDocument:
         with_kits = ", ".join(g for g, game in GAMES.items() if game.kit is not None)
         raise _bad("kit", f"{opts.game} has no game-night kit (games with one: {with_kits})")
     check_locales((opts.locale,))
-    kit_folder(opts.out)
+    kit_folder(opts.out, opts.output_root)
     opts.sheets.validate()
     if opts.sheets.per_page not in (2, 4):
         raise _bad("--per-page", f"a kit prints 2 or 4 tally sheets a page, got {opts.sheets.per_page}")
@@ -115,17 +117,21 @@ def make_kit(opts: KitOptions) -> Kit:
     return Kit(files, doc.parts, pages)
 
 
-def kit_folder(out: Path | None) -> Path:
-    """Where the kit goes: --out, or kit/ in the output folder; checked like a build's --out."""
-    from generator.output.folder import check_kit_target
+def kit_folder(out: Path | None, output_root: Path | None = None) -> Path:
+    """Where the kit goes: --out, or kit/ in the output folder; checked like a build's --out.
+
+    `output_root`: the output folder (the project file's `out`); None: the usual output/.
+    """
+    from generator.output.folder import KIT_FOLDER, check_kit_target
     from generator.core.paths import default_output
 
-    default = default_output() / "kit"
+    default = (output_root or default_output()) / KIT_FOLDER
     return check_kit_target(default if out is None else out, default)
 
 
-def write_kit(out: Path, files: dict[str, bytes]) -> list[Path]:
-    """Write the kit's files: only its own two files are added or replaced, under the folder's lock."""
-    from generator.output.folder import write_kit_files
+def write_kit(out: Path, files: dict[str, bytes], output_root: Path | None = None) -> list[Path]:
+    """Write the kit's files: only its own files are added or replaced, under the output folder's lock."""
+    from generator.output.folder import KIT_FOLDER, kit_root, write_kit_files
+    from generator.core.paths import default_output
 
-    return write_kit_files(out, files)
+    return write_kit_files(out, files, kit_root(out, (output_root or default_output()) / KIT_FOLDER))

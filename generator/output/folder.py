@@ -121,23 +121,48 @@ def check_target(out: Path) -> Path:
     except OSError as exc:
         raise _refuse(shown_as, f"cannot be read ({exc.strerror})") from None
     if not empty:
-        if not is_output(target):
+        if is_output(target):
+            read_manifest(target)
+        elif not holds_only_a_kit(target):
             raise _refuse(shown_as, f"is not empty and holds no previous rulesheets output (no {MANIFEST} and "
                                  f"{STATE_FILE}); choose a new or empty folder")
-        read_manifest(target)
     return target
 
 
-# --- the kit: a folder of its own, never replacing anything but an earlier kit -------------------
+# --- the kit: kit/ in the output folder, kept across builds -----------------------------------------
 
 #: Written into every kit folder: the mark of a folder `rulesheets kit` may add files to.
 KIT_MARK = ".rulesheets-kit"
+#: Where kits go inside an output folder; a build carries this folder over and records it in the state file.
+KIT_FOLDER = "kit"
+#: Lock files that versions before 0.9 left inside an output folder (beside its kit/); a build drops them.
+_OLD_KIT_LOCKS = {".kit.lock"}
+
+
+def holds_only_a_kit(folder: Path) -> bool:
+    """An output folder where `rulesheets kit` ran before any build: only kit/ (with its mark) is there."""
+    try:
+        names = {e.name for e in os.scandir(folder)} - _OLD_KIT_LOCKS
+        kit = folder / KIT_FOLDER
+        return (names == {KIT_FOLDER} and stat.S_ISDIR(kit.lstat().st_mode)
+                and stat.S_ISREG((kit / KIT_MARK).lstat().st_mode))
+    except OSError:
+        return False
+
+
+def kit_root(kit: Path, default: Path) -> Path | None:
+    """The output folder a kit folder belongs to (its kit/), or None for a kit folder of its own."""
+    kit = Path(os.path.abspath(kit))
+    if kit.name == KIT_FOLDER and (kit == Path(os.path.abspath(default)) or is_output(kit.parent)):
+        return kit.parent
+    return None
 
 
 def check_kit_target(out: Path, default: Path) -> Path:
-    """The folder `rulesheets kit` may write into: missing, empty, an earlier kit's, or the default kit/.
+    """The folder `rulesheets kit` may write into: missing, empty, an earlier kit's, or kit/ of an output folder.
 
-    The kit only ever adds or replaces its own two files there; it never deletes anything.
+    The kit only ever adds or replaces its own files there; it never deletes anything. Inside an
+    output folder only its kit/ is allowed: a build replaces everything else there.
     """
     shown_as = shown(out)
     target = Path(os.path.abspath(out))
@@ -153,6 +178,10 @@ def check_kit_target(out: Path, default: Path) -> Path:
             raise _refuse(shown_as, f"{'is' if folder == target else 'holds'} {name}; choose a new or empty folder")
     if target.is_relative_to(project) and not target.is_relative_to(project / "output"):
         raise _refuse(shown_as, "is inside the project, where only output/ may be used; choose another folder")
+    for parent in target.parents:
+        if is_output(parent) and target != parent / KIT_FOLDER:
+            raise _refuse(shown_as, f"is inside a rulesheets output, which the next build replaces; "
+                                    f"use {shown(parent / KIT_FOLDER)} or a folder of its own")
     if target.exists() and not target.is_dir():
         raise _refuse(shown_as, "is not a folder; choose a new or empty folder")
     if target.is_dir() and any(os.scandir(target)) and not (target / KIT_MARK).is_file():
@@ -160,36 +189,83 @@ def check_kit_target(out: Path, default: Path) -> Path:
     return target
 
 
-def write_kit_files(out: Path, files: dict[str, bytes]) -> list[Path]:
-    """Each file written beside its target and renamed over it, under the folder's lock."""
-    out.mkdir(parents=True, exist_ok=True)
+def write_kit_files(out: Path, files: dict[str, bytes], root: Path | None = None) -> list[Path]:
+    """Each file written beside its target and renamed over it, under the lock.
+
+    `root`: the output folder whose kit/ this is. Its lock is taken (a build and a kit never
+    write it at once) and, once it is a build's output, its state file records the kit's files.
+    """
     written = []
-    with locked(out, shown(out)):
+    with locked(root or out, shown(out)):
+        out.mkdir(parents=True, exist_ok=True)
         atomic_write(out / KIT_MARK, b"rulesheets kit\n")
         for name, data in files.items():
             atomic_write(out / name, data)
             written.append(out / name)
+        if root is not None and is_output(root):
+            state = read_state(root)
+            state["kit"] = {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(kit_files(root).items())}
+            atomic_write(root / STATE_FILE, json.dumps(state, sort_keys=True).encode("utf-8"))
     return written
+
+
+def kit_files(out: Path) -> dict[str, bytes]:
+    """Every file of out/kit/ by its path in the output, to be carried over by a build.
+
+    The kit command writes plain files only: anything else there (a folder, a link, a device)
+    is refused rather than silently dropped or followed.
+    """
+    kit = out / KIT_FOLDER
+    try:
+        mode = kit.lstat().st_mode
+    except FileNotFoundError:
+        return {}
+    if not stat.S_ISDIR(mode):
+        raise _refuse(shown(out), f"holds {KIT_FOLDER} that is not a folder; move it away, a build keeps kits in "
+                                  f"{shown(kit)}/")
+    found = {}
+    for entry in sorted(os.scandir(kit), key=lambda e: e.name):
+        data = None
+        if entry.is_file(follow_symlinks=False):
+            data = verified(out, f"{KIT_FOLDER}/{entry.name}", _sha256(Path(entry.path)) or "")
+        if data is None:
+            raise _refuse(shown(out), f"holds {shown(Path(entry.path))}, which is not a file a kit wrote (a folder, "
+                                      f"link or device); move it out of {shown(kit)}/ so the build can keep the kit")
+        found[f"{KIT_FOLDER}/{entry.name}"] = data
+    return found
 
 
 # --- one build at a time, and recovery of an interrupted one -------------------------------------
 
-def _lock_path(out: Path) -> Path:
-    return out.parent / f".{out.name}.lock"
+def lock_path(out: Path) -> Path:
+    """The lock file of an output (or kit) folder: in the cache, keyed by the folder's absolute path.
+
+    Never beside the folder: a lock file there would sit among the user's own folders.
+    """
+    from generator.core import paths
+
+    key = hashlib.sha256(os.fsencode(os.path.abspath(out))).hexdigest()[:32]
+    return paths.CACHE_DIR / "locks" / f"{key}.lock"
 
 
 @contextlib.contextmanager
 def locked(out: Path, name: str):
-    """Hold the output's lock file (beside it) for the whole build; a second build exits 2.
+    """Hold the output's lock file for the whole build; a second build exits 2.
 
     Taking the lock first makes every leftover beside the output the work of a dead build,
     so the interrupted swap, if any, is recovered here.
     """
+    lock = lock_path(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(_lock_path(out), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:
         raise _refuse(name, f"cannot be written ({exc.strerror})") from None
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise _refuse(name, f"cannot be locked: the cache folder {lock.parent} cannot be written "
+                            f"({exc.strerror})") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -353,21 +429,25 @@ def _swap(new: Path, out: Path) -> None:
     _checkpoint("removed")
 
 
-def write_output(out: Path, name: str, files: dict[str, bytes], entries: list[dict], key: str | None) -> None:
+def write_output(out: Path, name: str, files: dict[str, bytes], entries: list[dict], key: str | None,
+                 kit: dict[str, bytes] | None = None) -> None:
     """Write every file into a fresh sibling folder, then swap it in: a failure leaves the old output intact.
 
     `files` holds everything the new output contains (artifacts, carried-over ones, the site);
-    `key` is the input key for the next no-op check (None when files were carried over).
+    `key` is the input key for the next no-op check (None when files were carried over);
+    `kit` the files of kit/ carried over, recorded apart (a new kit never makes a build necessary).
     """
     new = out.parent / f".{out.name}.new-{os.getpid()}"
     manifest = sorted(entries, key=lambda e: e["path"])
+    kit = kit or {}
     state = {"made_by": "rulesheets", "key": key,
-             "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())}}
+             "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
+             "kit": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(kit.items())}}
     manifest_bytes = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     state["files"][MANIFEST] = hashlib.sha256(manifest_bytes).hexdigest()
     try:
         new.mkdir()
-        for rel, data in files.items():
+        for rel, data in {**files, **kit}.items():
             target = new / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)

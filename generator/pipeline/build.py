@@ -50,6 +50,8 @@ class Options:
     #: Where the static site will be published, for canonical links, Open Graph URLs and the sitemap;
     #: empty: the site has relative links only and no sitemap.
     base_url: str = ""
+    #: The static site's name (title, header, Open Graph site name): `site_name` of the project file or --site-name.
+    site_name: str = "rulesheets"
     cache_dir: Path | None = None
     #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
     house_rules: dict = field(default_factory=dict)
@@ -109,6 +111,9 @@ def validate_options(opts: Options) -> None:
     _choose(opts.formats, FORMATS, "format")
     _choose(opts.papers, PAPERS, "paper")
     opts.sheets.validate()
+    if not opts.site_name.strip() or len(opts.site_name) > 60 or any(c < " " for c in opts.site_name):
+        raise InputError(Problem("command line", None, "--site-name must be 1 to 60 characters on one line, "
+                                                       f"got '{opts.site_name}'"))
     if opts.base_url and not re.fullmatch(r"https?://[^\s\"'<>]+/", opts.base_url):
         raise InputError(Problem("command line", None, f"--base-url must be an http(s) address ending in '/', got '{opts.base_url}'"))
 
@@ -201,6 +206,7 @@ def _pdf_job(args):
 def _options_key(opts: Options) -> dict:
     return {"games": opts.games, "locales": opts.locales, "kinds": opts.kinds, "formats": opts.formats,
             "papers": opts.papers, "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
+            "site_name": opts.site_name,
             "house_rules": {g: sorted(r.items()) for g, r in sorted(opts.house_rules.items())}}
 
 
@@ -223,6 +229,7 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
     previous = output.unchanged(out, key)
     if previous is not None:
         return Report(previous, seconds=time.perf_counter() - start, reused=len(previous), noop=True)
+    kit = output.kit_files(out)  # kits in kit/ are kept: read (and refused if odd) before any work
     from generator.render.script import for_print
 
     stages: dict[str, float] = {}
@@ -313,7 +320,7 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
             sitecache.put(skey, site, files)
         files.update(site)
     stage("site")
-    output.write_output(out, output.shown(opts.out), files, everything, key=None if carried else key)
+    output.write_output(out, output.shown(opts.out), files, everything, key=None if carried else key, kit=kit)
     if full and set(opts.papers) == set(PAPERS) and "pdf" in opts.formats:
         pdfs.prune({job[3] for job in pdf_jobs})  # a full build knows every PDF still wanted
     stage("write")

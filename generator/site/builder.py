@@ -89,7 +89,7 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     downloads = _downloads(entries, files or {}, trs, out)
     languages = {code: _native_name(code) for code in trs}
     pages: dict[str, Page] = {}
-    ctx = _Context(prep, trs, games, languages, downloads, base_url)
+    ctx = _Context(prep, trs, games, languages, downloads, base_url, getattr(opts, "site_name", "rulesheets"))
     stacks = font_stacks(trs)
     plans: dict[str, dict[str, frozenset[str]]] = {}
     jobs = getattr(opts, "jobs", 0) or os.cpu_count() or 1
@@ -254,9 +254,11 @@ def _download_order(game: str, kind: str) -> int:
 class _Context:
     """What every page template needs: links between pages, alternates, the locale's globals."""
 
-    def __init__(self, prep, trs, games, languages, downloads, base_url):
+    def __init__(self, prep, trs, games, languages, downloads, base_url, site_name="rulesheets"):
         self.prep, self.trs, self.games = prep, trs, games
         self.languages, self.downloads, self.base_url = languages, downloads, base_url
+        #: The site's name (project file `site_name`, --site-name); every page's context has it.
+        self.site_name = site_name
         dates = [prep.models[g].model.published for g in games]
         self.lastmod = {g: prep.models[g].model.published.isoformat() for g in games}
         self.lastmod[None] = max(dates).isoformat() if dates else None
@@ -289,7 +291,7 @@ class _Context:
 
         page_lang = None if path in ("index.html", "404.html") else code
         return {
-            "url": url, "lang": code,
+            "url": url, "lang": code, "site_name": self.site_name,
             "canonical": self.base_url + url_path if self.base_url and path != "404.html" else None,
             # The brand link leads to the locale's own index (the chooser links to itself).
             "home": "index.html" if page_lang is None else f"{code}/index.html",

@@ -42,7 +42,7 @@ GAME = Game(
     id="bunco",
     rules_class=bunco.Rules,
     derive=derive,
-    sheets=(Sheet("tally-sheet", "Bunco tally sheet", Ref(".sheets:tally_sheet")),
+    sheets=(Sheet("tally-sheet", "Bunco tally sheet", Ref(".sheets:tally_sheet"), per_page=(1, 2, 4)),
             Sheet("scorepad", "Bunco scorepad", Ref(".sheets:scorepad"), per_table=True),
             Sheet("quick-reference", "Quick reference", Ref("generator.render.sheets:quick_reference"))),
     example_kinds={"bunco.throw": _kind("Throw", "bunco_throw"), "bunco.turn": _kind("Turn", "bunco_turn"),
