@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: setup setup-test build check test golden bench clean
+.PHONY: setup setup-test build check test test-full golden bench clean
 
 setup:
 	@bash scripts/setup.sh
@@ -24,8 +24,14 @@ build: setup
 check: setup
 	$(BIN)/rulesheets check $(ARGS)
 
+# The everyday loop: both cores, the exhaustive sweeps left out (under 3 minutes on 2 cores).
 test: setup-test
-	$(BIN)/python -m pytest -q $(ARGS)
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not full" $(ARGS)
+
+# Everything `make test` leaves out: every PDF of full builds, sweeps over house rules and sizes,
+# the wheel in a fresh environment, signal injection, three PDF readers. CI runs it after `make test`.
+test-full: setup-test
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m full $(ARGS)
 
 # Regenerate the golden HTML snapshots after an intended change to the rendered HTML.
 golden: setup

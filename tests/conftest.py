@@ -102,3 +102,17 @@ def documents_per_locale(tables: int = 3) -> int:
     """Every document of one locale and paper: a rulebook per game and its sheets."""
     from generator.core.registry import GAMES
     return len(GAMES) + sheets_per_locale(tables)
+
+
+#: Session builds that render every PDF: the tests that read them belong to `make test-full`.
+HEAVY_FIXTURES = {"full_build", "pdf_build"}
+#: Test modules that install the package into a fresh virtual environment (minutes each).
+HEAVY_MODULES = {"test_packaging.py", "test_game_plugins.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """`make test` is the everyday loop (`-m "not full"`); the sweeps and every-PDF checks are marked
+    `full` here, by what they need, and run in `make test-full` (CI runs both)."""
+    for item in items:
+        if HEAVY_FIXTURES & set(getattr(item, "fixturenames", ())) or item.path.name in HEAVY_MODULES:
+            item.add_marker(pytest.mark.full)
