@@ -89,7 +89,8 @@ def parser() -> argparse.ArgumentParser:
         config(sp)
 
     def outputs(sp, out_help):
-        sp.add_argument("--kinds", nargs="+", metavar="KIND", help="artifact kinds, from: {KINDS} (default: all)")
+        sp.add_argument("--kinds", nargs="+", metavar="KIND", help="artifact kinds, from: {KINDS}; booklet and card-sheet are PDF only "
+                        "(default: all but booklet and card-sheet)")
         sp.add_argument("--formats", nargs="+", metavar="FMT", help="formats, from: {FORMATS} (default: both)")
         sp.add_argument("--papers", nargs="+", metavar="PAPER", help="papers, from: {PAPERS} (default: both)")
         sp.add_argument("--out", type=Path, default=None, metavar="DIR", help=out_help)
@@ -230,7 +231,7 @@ def _run(args) -> int:
     project.apply(args, project.find_project(args.config))  # flags win over rulesheets.toml
     if args.command == "kit":
         return _kit(args)
-    from generator.pipeline.build import KINDS, Options, build, check, is_full
+    from generator.pipeline.build import DEFAULT_KINDS, Options, build, check, is_full
 
     games = _many(args.games, GAMES)
     locales = _many(args.locales, discover_locales())
@@ -242,7 +243,7 @@ def _run(args) -> int:
         return 0
     from generator.edition.sheets import SheetOptions, parse_stake
 
-    kinds = _many(args.kinds, tuple(KINDS))
+    kinds = _many(args.kinds, DEFAULT_KINDS)
     if args.per_page is not None:
         from generator.commands.checks import check_per_page
 

@@ -18,6 +18,7 @@ from generator.core.registry import GAMES
 from generator.core.errors import CheckFailed, InputError, Problem
 from generator.core.paths import LOCALES_DIR, check_locales, default_output, discover_locales
 from generator.edition.sheets import SheetOptions
+from generator.render.imposition import KINDS as IMPOSED
 
 # The models, catalogs and templates (pydantic, Babel, Jinja, markdown-it) are imported where they
 # are used, not here: a build that finds nothing changed only hashes its inputs, and is done
@@ -32,6 +33,10 @@ PAPERS = ("a4", "letter")
 KINDS = {"rulebook": tuple(GAMES),
          **{sheet.kind: tuple(g for g, other in GAMES.items() if other.sheet(sheet.kind))
             for game in GAMES.values() for sheet in game.sheets}}
+#: Kinds imposed from another kind's document (booklets, card sheets): PDF only, and built only when asked for.
+KINDS.update({kind: KINDS.get(imposed.source, ()) for kind, imposed in IMPOSED.items()})
+#: What a build makes when --kinds is not given.
+DEFAULT_KINDS = tuple(k for k in KINDS if k not in IMPOSED)
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ class Options:
     cache_dir: Path | None = None
     #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
     house_rules: dict = field(default_factory=dict)
-    kinds: tuple[str, ...] = tuple(KINDS)
+    kinds: tuple[str, ...] = DEFAULT_KINDS
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,9 @@ def validate_options(opts: Options) -> None:
         wanted = "; ".join(f"{k}: {', '.join(KINDS[k])}" for k in opts.kinds)
         raise InputError(Problem("command line", None, f"--kinds {' '.join(opts.kinds)}: none of the chosen games "
                                                        f"has that kind ({wanted})"))
+    if "pdf" not in opts.formats and set(opts.kinds) <= set(IMPOSED):
+        raise InputError(Problem("command line", None, f"--kinds {' '.join(opts.kinds)}: only made as PDF, "
+                                                       f"but --formats is {' '.join(opts.formats)}"))
     _choose(opts.formats, FORMATS, "format")
     _choose(opts.papers, PAPERS, "paper")
     opts.sheets.validate()
@@ -181,14 +189,22 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
     so = opts.sheets
     for code, tr in prep.translators.items():
         for game, edition in prep.editions.items():
-            if "rulebook" in opts.kinds:  # the one costly document; other kinds left out are cheap to skip
+            # An imposed kind (a booklet) is made from the document of its source kind (the rulebook).
+            wanted = set(opts.kinds) | {IMPOSED[k].source for k in opts.kinds if k in IMPOSED}
+            if "rulebook" in wanted:  # the one costly document; other kinds left out are cheap to skip
                 docs[(game, code, "rulebook", None)] = render_rulebook(edition, tr)
             for sheet in edition.game.sheets:
-                if sheet.kind not in opts.kinds:
+                if sheet.kind not in wanted:
                     continue
                 for table in range(so.tables) if sheet.per_table else (None,):
                     key = (game, code, sheet.kind, None if table is None else table + 1)
                     docs[key] = sheet.html(edition, tr, so, table)
+            for kind, imposed in IMPOSED.items():
+                for key in [k for k in docs if k[:3] == (game, code, imposed.source)]:
+                    if kind in opts.kinds:
+                        docs[(game, code, kind, key[3])] = docs[key]
+            for key in [k for k in docs if k[:2] == (game, code) and k[2] not in opts.kinds]:
+                del docs[key]  # a source document made only for an imposed kind
     if opts.strict:
         problems = fallback_problems(prep.translators, locales_dir=opts.locales_dir)
         if problems:
@@ -199,7 +215,9 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
 def _pdf_job(args):
     from generator.render.pdf import html_to_pdf
 
-    html, paper, name, print_css = args
+    html, paper, name, print_css, kind = args
+    if kind in IMPOSED:
+        return IMPOSED[kind].make(html, paper, name, print_css)
     return html_to_pdf(html, paper, name, print_css)
 
 
@@ -256,7 +274,7 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
     print_css = print_stylesheets(prep, docs) if "pdf" in opts.formats else {}
     stage("fonts")
     for (game, code, kind, table), html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
-        if "html" in opts.formats:
+        if "html" in opts.formats and kind not in IMPOSED:
             art = Artifact(game, code, kind, "html", None, table)
             files[art.path] = html.encode("utf-8")
             entries.append(_entry(art, files[art.path], None, prep.editions[game].changed))
@@ -265,7 +283,9 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
             for paper in opts.papers:
                 art = Artifact(game, code, kind, "pdf", paper, table)
                 extra = print_css[(game, code, kind, table)]
-                pdf_jobs.append((art, html, paper, cache.pdf_key(html + extra, paper), extra))
+                # An imposed kind's key names it: the same HTML makes a rulebook and a booklet.
+                how = f"{kind}:{paper}" if kind in IMPOSED else paper
+                pdf_jobs.append((art, html, paper, cache.pdf_key(html + extra, how), extra))
     pdfs = cache.PdfCache(opts.cache_dir) if opts.cache_dir else cache.PdfCache()
     results: dict[str, tuple[bytes, int]] = {}
     todo, planned = [], set()
@@ -289,7 +309,7 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
         if progress:
             progress(todo[i][0].path)
 
-    _run_pdf_jobs([(html, paper, art.path, extra) for art, html, paper, _, extra in todo], workers, done)
+    _run_pdf_jobs([(html, paper, art.path, extra, art.kind) for art, html, paper, _, extra in todo], workers, done)
     stage("pdf")
     for art, _, _, k, _ in pdf_jobs:
         data, pages = results[k]
@@ -330,7 +350,7 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
 
 def is_full(opts: Options) -> bool:
     """Every game, locale and kind: only such a build makes the static site (a partial one keeps the last)."""
-    return (set(opts.games) == set(GAMES) and set(KINDS) <= set(opts.kinds)
+    return (set(opts.games) == set(GAMES) and set(DEFAULT_KINDS) <= set(opts.kinds)
             and set(opts.locales) == set(discover_locales(opts.locales_dir or LOCALES_DIR)))
 
 
@@ -341,7 +361,9 @@ def print_stylesheets(prep: Prepared, docs: dict) -> dict:
 
     fonts = {code: cut_fonts_css(tr.config.fonts, [h for k, h in docs.items() if k[1] == code])
              for code, tr in prep.translators.items()}
-    return {key: "\n".join(filter(None, [print_stylesheet(prep.translators[key[1]], key[2]), fonts[key[1]]]))
+    # An imposed kind is laid out as its source kind is (the booklet's pages are the rulebook's).
+    kind = lambda key: IMPOSED[key[2]].source if key[2] in IMPOSED else key[2]  # noqa: E731
+    return {key: "\n".join(filter(None, [print_stylesheet(prep.translators[key[1]], kind(key)), fonts[key[1]]]))
             for key in docs}
 
 

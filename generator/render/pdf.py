@@ -13,7 +13,8 @@ from urllib.parse import unquote, urlparse
 from generator.core.paths import CACHE_DIR, TEMPLATES_DIR
 from generator.core.errors import RulesheetsError
 
-PAPERS = {"a4": "A4", "letter": "letter"}
+#: Paper sizes WeasyPrint lays out on; the half sizes are the pages of booklets and card sheets (render/imposition.py).
+PAPERS = {"a4": "A4", "letter": "letter", "a5": "A5", "half-letter": "5.5in 8.5in"}
 #: Where documents may load resources from: nothing outside the project's own templates.
 ALLOWED_ROOTS = (TEMPLATES_DIR, CACHE_DIR / "fonts")
 

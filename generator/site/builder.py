@@ -242,13 +242,13 @@ def _downloads(entries, files, trs, out) -> dict[tuple[str, str], list[Download]
 
 
 def _download_order(game: str, kind: str) -> int:
-    """The rulebook first, then the quick-reference card, then the game's sheets in the order it declares them."""
-    if kind == "rulebook":
-        return 0
-    if kind == "quick-reference":
-        return 1
-    kinds = [s.kind for s in GAMES[game].sheets if s.kind != "quick-reference"]
-    return 2 + kinds.index(kind) if kind in kinds else 99
+    """The rulebook and its booklet first, then the quick-reference card and its card sheet, then the game's
+    sheets in the order it declares them."""
+    first = ("rulebook", "booklet", "quick-reference", "card-sheet")
+    if kind in first:
+        return first.index(kind)
+    kinds = [s.kind for s in GAMES[game].sheets if s.kind not in first]
+    return len(first) + kinds.index(kind) if kind in kinds else 99
 
 
 class _Context:
