@@ -27,7 +27,7 @@ MARK_FROM, MARK_LENGTH = 4 * MM, 7 * MM
 
 
 #: Type sizes tried for a card, largest first, until it fits one half-size page (a house-rules box adds lines).
-CARD_TYPE_PT = (11, 10, 9)
+CARD_TYPE_PT = (12, 11, 10, 9)
 
 
 class ImpositionError(RulesheetsError):
