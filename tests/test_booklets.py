@@ -14,7 +14,7 @@ import pytest
 
 from generator.core.errors import InputError
 from generator.pipeline.build import DEFAULT_KINDS, KINDS, Options, validate_options
-from generator.render.imposition import ImpositionError, booklet, card_sheet, saddle_stitch
+from generator.render.imposition import ImpositionError, booklet, card_sheet, make_card_sheet, saddle_stitch
 
 from tests.conftest import manifest, run_cli, shared
 
@@ -114,6 +114,30 @@ def test_a_card_of_two_pages_is_refused():
         card_sheet(numbered_pdf(2, A5), "a4", "en/x/card-sheet-a4.pdf")
 
 
+def card_html(lines: int) -> str:
+    body = "".join(f"<p style='margin:0'>Line {k} of the card</p>" for k in range(lines))
+    return (f"<!DOCTYPE html><html lang='en'><head><title>Card</title><style>html {{ line-height: 1.45; }}</style>"
+            f"</head><body class='sheet'>{body}</body></html>")
+
+
+def test_a_long_card_gets_smaller_type_to_stay_one_page(tmp_path):
+    """36 lines do not fit an A5 card in 12 pt type: the card comes out in a smaller size, on one page."""
+    data, pages = make_card_sheet(card_html(36), "a4", "card", "")
+    (tmp_path / "card.pdf").write_bytes(data)
+    assert pages == 1
+    assert 9 <= body_size(tmp_path / "card.pdf") < 12
+    data, _ = make_card_sheet(card_html(10), "a4", "card", "")
+    (tmp_path / "short.pdf").write_bytes(data)
+    assert body_size(tmp_path / "short.pdf") == 12
+
+
+def test_a_card_too_long_even_in_9_pt_is_one_line_error():
+    with pytest.raises(ImpositionError) as exc:
+        make_card_sheet(card_html(80), "letter", "en/x/card-sheet-letter.pdf", "")
+    assert str(exc.value) == ("en/x/card-sheet-letter.pdf: the card needs 2 pages at half-letter size even in "
+                              "9 pt type; a card sheet takes a one-page card")
+
+
 # --- the kinds on the command line ------------------------------------------------------------------
 
 def test_booklets_and_card_sheets_are_opt_in():
@@ -160,6 +184,9 @@ def test_manifest_lists_booklets_and_card_sheets(built):
         for e in found:
             with pikepdf.open(built / e["path"]) as pdf:
                 assert len(pdf.pages) == e["pages"]
+                # The title bar and screen readers get the document's title and language, as for any PDF.
+                assert str(pdf.docinfo["/Title"]) and str(pdf.docinfo["/Author"]) == "rulesheets"
+                assert str(pdf.Root.Lang) == e["locale"]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

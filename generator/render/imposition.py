@@ -192,8 +192,9 @@ def make_card_sheet(html: str, paper: str, name: str, print_css: str) -> tuple[b
     for size in CARD_TYPE_PT:
         data, pages = html_to_pdf(html, HALF_PAPER[paper], name, print_css + "\n" + template.render(type_pt=size))
         if pages == 1:
-            break
-    return card_sheet(data, paper, name)
+            return card_sheet(data, paper, name)
+    raise ImpositionError(f"{name}: the card needs {pages} pages at {HALF_PAPER[paper]} size even in "
+                          f"{CARD_TYPE_PT[-1]} pt type; a card sheet takes a one-page card")
 
 
 @dataclass(frozen=True)
