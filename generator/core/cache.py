@@ -13,7 +13,8 @@ from generator.core.files import atomic_write
 from generator.core.paths import CACHE_DIR, LOCALES_DIR, PACKAGE_DIR, TEMPLATES_DIR
 
 #: Libraries whose version can change the bytes of an artifact.
-_LIBRARIES = ("weasyprint", "pydyf", "fonttools", "babel", "jinja2", "markdown-it-py", "tinycss2", "cssselect2")
+_LIBRARIES = ("weasyprint", "pydyf", "fonttools", "babel", "jinja2", "markdown-it-py", "tinycss2", "cssselect2",
+              "pikepdf")
 _FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
 
 
@@ -61,7 +62,7 @@ def input_key(options: dict, games_dir: Path | None = None, locales_dir: Path | 
 
 
 #: Our own code that changes a PDF's bytes for the same HTML (WeasyPrint patches, render options).
-_PDF_CODE = ("render/pdf.py", "patches/actualtext.py", "patches/pdftags.py")
+_PDF_CODE = ("render/pdf.py", "render/imposition.py", "patches/actualtext.py", "patches/pdftags.py")
 
 
 @lru_cache(maxsize=1)

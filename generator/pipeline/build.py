@@ -356,15 +356,18 @@ def is_full(opts: Options) -> bool:
 
 def print_stylesheets(prep: Prepared, docs: dict) -> dict:
     """The CSS WeasyPrint gets beside each document: page furniture, and the locale's cut-down fonts."""
-    from generator.render.html import print_stylesheet
+    from generator.render.html import environment, print_stylesheet
     from generator.fonts.pdf import print_css as cut_fonts_css
 
     fonts = {code: cut_fonts_css(tr.config.fonts, [h for k, h in docs.items() if k[1] == code])
              for code, tr in prep.translators.items()}
-    # An imposed kind is laid out as its source kind is (the booklet's pages are the rulebook's).
-    kind = lambda key: IMPOSED[key[2]].source if key[2] in IMPOSED else key[2]  # noqa: E731
-    return {key: "\n".join(filter(None, [print_stylesheet(prep.translators[key[1]], kind(key)), fonts[key[1]]]))
-            for key in docs}
+    def furniture(tr, kind: str) -> str:
+        # An imposed kind is laid out as its source kind is (the booklet's pages are the rulebook's), at half size.
+        if kind not in IMPOSED:
+            return print_stylesheet(tr, kind)
+        return print_stylesheet(tr, IMPOSED[kind].source) + "\n" + environment().get_template(IMPOSED[kind].css).render()
+
+    return {key: "\n".join(filter(None, [furniture(prep.translators[key[1]], key[2]), fonts[key[1]]])) for key in docs}
 
 
 def _run_pdf_jobs(jobs: list, workers: int, done) -> list:

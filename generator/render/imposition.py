@@ -184,13 +184,15 @@ def make_booklet(html: str, paper: str, name: str, print_css: str) -> tuple[byte
 
 
 def make_card_sheet(html: str, paper: str, name: str, print_css: str) -> tuple[bytes, int]:
-    """The card laid out at the half size of `paper` in the largest type that keeps it to one page, twice on a sheet."""
-    from generator.render.html import environment
+    """The card laid out at the half size of `paper` in the largest type that keeps it to one page, twice on a sheet.
+
+    !important: the document's own stylesheet comes after the print CSS.
+    """
     from generator.render.pdf import html_to_pdf
 
-    template = environment().get_template("css/card-sheet.css.j2")
     for size in CARD_TYPE_PT:
-        data, pages = html_to_pdf(html, HALF_PAPER[paper], name, print_css + "\n" + template.render(type_pt=size))
+        data, pages = html_to_pdf(html, HALF_PAPER[paper], name,
+                                  f"{print_css}\nbody.sheet {{ font-size: {size}pt !important; }}")
         if pages == 1:
             return card_sheet(data, paper, name)
     raise ImpositionError(f"{name}: the card needs {pages} pages at {HALF_PAPER[paper]} size even in "
@@ -205,7 +207,9 @@ class ImposedKind:
     source: str
     #: (html, sheet paper, name, print CSS) -> (PDF, pages).
     make: Callable[[str, str, str, str], tuple[bytes, int]]
+    #: A template of print CSS added to the source kind's (page margins at the half size).
+    css: str
 
 
-KINDS = {"booklet": ImposedKind("rulebook", make_booklet),
-         "card-sheet": ImposedKind("quick-reference", make_card_sheet)}
+KINDS = {"booklet": ImposedKind("rulebook", make_booklet, "css/booklet.css"),
+         "card-sheet": ImposedKind("quick-reference", make_card_sheet, "css/card-sheet.css")}
