@@ -16,7 +16,7 @@ from generator.core.errors import InputError
 from generator.pipeline.build import DEFAULT_KINDS, KINDS, Options, validate_options
 from generator.render.imposition import ImpositionError, booklet, card_sheet, make_card_sheet, saddle_stitch
 
-from tests.conftest import manifest, run_cli, shared
+from tests.conftest import ROOT, manifest, run_cli, shared
 
 MM = 72 / 25.4
 A5, HALF_LETTER = (148 * MM, 210 * MM), (5.5 * 72, 8.5 * 72)
@@ -120,20 +120,23 @@ def card_html(lines: int) -> str:
             f"</head><body class='sheet'>{body}</body></html>")
 
 
+CARD_CSS = (ROOT / "templates" / "css" / "card-sheet.css").read_text(encoding="utf-8")
+
+
 def test_a_long_card_gets_smaller_type_to_stay_one_page(tmp_path):
     """36 lines do not fit an A5 card in 12 pt type: the card comes out in a smaller size, on one page."""
-    data, pages = make_card_sheet(card_html(36), "a4", "card", "")
+    data, pages = make_card_sheet(card_html(36), "a4", "card", CARD_CSS)
     (tmp_path / "card.pdf").write_bytes(data)
     assert pages == 1
     assert 9 <= body_size(tmp_path / "card.pdf") < 12
-    data, _ = make_card_sheet(card_html(10), "a4", "card", "")
+    data, _ = make_card_sheet(card_html(10), "a4", "card", CARD_CSS)
     (tmp_path / "short.pdf").write_bytes(data)
     assert body_size(tmp_path / "short.pdf") == 12
 
 
 def test_a_card_too_long_even_in_9_pt_is_one_line_error():
     with pytest.raises(ImpositionError) as exc:
-        make_card_sheet(card_html(80), "letter", "en/x/card-sheet-letter.pdf", "")
+        make_card_sheet(card_html(60), "letter", "en/x/card-sheet-letter.pdf", CARD_CSS)
     assert str(exc.value) == ("en/x/card-sheet-letter.pdf: the card needs 2 pages at half-letter size even in "
                               "9 pt type; a card sheet takes a one-page card")
 
@@ -163,8 +166,6 @@ LOCALES = ("en", "ko")
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """Tonk in English and Korean: rulebook, booklet, card sheet, on A4 and Letter (one CLI build)."""
-    from tests.conftest import ROOT
-
     def make(folder: Path) -> None:
         result = run_cli(ROOT, "build", "--games", "tonk", "--locales", *LOCALES, "--kinds", "rulebook",
                          "booklet", "card-sheet", "--out", str(folder / "out"))
