@@ -14,7 +14,7 @@ from generator.core.errors import InputError
 from generator.core.paths import discover_locales
 from generator.core.registry import GAMES
 from generator.edition.sheets import CURRENCIES
-from generator.pipeline.build import FORMATS, KINDS, PAPERS
+from generator.pipeline.build import DEFAULT_KINDS, FORMATS, KINDS, PAPERS
 
 COMMANDS = sorted(next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)).choices)
 #: Options whose valid values are a known list, and that list, read from the sources.
@@ -92,7 +92,7 @@ def test_per_page_for_a_kind_that_has_none_is_an_error(capsys):
 def test_per_page_for_games_without_the_kind_is_an_error(capsys):
     assert _err(capsys, "build", "--games", "tonk", "call-break", "--per-page", "4") == (2, [
         "rulesheets: command line: --per-page 4 applies only to tally-sheet (bunco), which this build does not make "
-        f"(--games tonk call-break --kinds {' '.join(KINDS)}); leave --per-page out"])
+        f"(--games tonk call-break --kinds {' '.join(DEFAULT_KINDS)}); leave --per-page out"])
 
 
 def test_per_page_for_a_kit_without_tally_sheets_is_an_error(capsys, tmp_path):

@@ -87,7 +87,7 @@ def test_readme_documents_every_key():
      ["rulesheets.toml:3: games: unknown game 'tonks' (did you mean 'tonk'? known: bunco, call-break, stop-the-bus, tonk)"]),
     ('papers = "a4,legal"\nformats = ["pdf"]\n', ["rulesheets.toml:1: papers: unknown paper 'legal' (known: a4, letter)"]),
     ('kinds = []\n', ["rulesheets.toml:1: kinds: needs at least one of rulebook, tally-sheet, scorepad, quick-reference, "
-                      "score-sheet, hand-ranking, payout-sheet"]),
+                      "score-sheet, hand-ranking, payout-sheet, booklet, card-sheet"]),
     ('stake = -3\n', ["rulesheets.toml:1: stake: must be a positive amount with at most 2 decimals, got -3"]),
     ('stake = "2.505"\n', ["rulesheets.toml:1: stake: must be a positive amount with at most 2 decimals, got 2.505"]),
     ('currency = "GBP"\n', ["rulesheets.toml:1: currency: unknown currency 'GBP' (known: INR, NPR, BDT, KRW, EUR, USD)"]),
