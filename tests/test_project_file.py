@@ -12,7 +12,8 @@ import pytest
 
 from generator.cli import main, parser
 from generator.commands import project
-from generator.commands.project import PROJECT_FILE, ProjectFile, key_lines, read_project
+from generator.commands.project import PROJECT_FILE, key_lines, read_project
+from generator.commands.projectschema import ProjectFile
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = [f.alias or name for name, f in ProjectFile.model_fields.items()]

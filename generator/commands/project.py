@@ -11,159 +11,14 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from generator.core.errors import InputError, Problem, display_path
 
 #: The file looked for in the working folder when no --config is given.
 PROJECT_FILE = "rulesheets.toml"
-
-
-def _split(value: Any) -> Any:
-    """`"bunco, tonk"` is taken like `["bunco", "tonk"]`, as on the command line."""
-    if isinstance(value, str):
-        return [v for v in value.replace(" ", ",").split(",") if v]
-    return value
-
-
-def _one_of(values: list[str], known, what: str) -> list[str]:
-    known = tuple(known)
-    for v in values:
-        if v not in known:
-            close = difflib.get_close_matches(v, known, n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
-            raise ValueError(f"unknown {what} '{v}' ({hint}known: {', '.join(known)})")
-    if not values:
-        raise ValueError(f"needs at least one of {', '.join(known)}")
-    return list(dict.fromkeys(values))
-
-
-class ProjectFile(BaseModel):
-    """The keys of rulesheets.toml, each checked as the matching command-line option is."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    #: Games to build (`--games`).
-    games: list[str] | None = None
-    #: Locales to build (`--locales`); one locale is also the kit's language.
-    locales: list[str] | None = None
-    #: Artifact kinds (`--kinds`).
-    kinds: list[str] | None = None
-    #: Papers (`--papers`); one paper is also the kit's paper.
-    papers: list[str] | None = None
-    #: Formats (`--formats`).
-    formats: list[str] | None = None
-    #: The group's name printed on the sheets (`--group`).
-    group: str | None = None
-    #: Tonk stake (`--stake`): a number, or a string like "2.50".
-    stake: Decimal | None = None
-    #: Currency of the stake (`--currency`).
-    currency: str | None = None
-    #: Where the site is published (`--base-url`).
-    base_url: str | None = None
-    #: The site's name (`--site-name`).
-    site_name: str | None = None
-    #: The output folder (`--out`), relative to the project file's folder.
-    out: str | None = None
-    #: House rules by game, as in a --house-rules file: [house-rules.bunco] wipeout = true.
-    house_rules: dict[str, dict[str, Any]] = Field(default_factory=dict, alias="house-rules")
-
-    @field_validator("games", "locales", "kinds", "papers", "formats", mode="before")
-    @classmethod
-    def _lists(cls, value):
-        return _split(value)
-
-    @field_validator("games")
-    @classmethod
-    def _games(cls, value):
-        from generator.core.registry import GAMES
-
-        return None if value is None else _one_of(value, GAMES, "game")
-
-    @field_validator("locales")
-    @classmethod
-    def _locales(cls, value):
-        from generator.core.paths import discover_locales
-
-        return None if value is None else _one_of(value, discover_locales(), "locale")
-
-    @field_validator("kinds")
-    @classmethod
-    def _kinds(cls, value):
-        from generator.pipeline.build import KINDS
-
-        return None if value is None else _one_of(value, KINDS, "kind")
-
-    @field_validator("papers")
-    @classmethod
-    def _papers(cls, value):
-        from generator.pipeline.build import PAPERS
-
-        return None if value is None else _one_of(value, PAPERS, "paper")
-
-    @field_validator("formats")
-    @classmethod
-    def _formats(cls, value):
-        from generator.pipeline.build import FORMATS
-
-        return None if value is None else _one_of(value, FORMATS, "format")
-
-    @field_validator("stake", mode="before")
-    @classmethod
-    def _stake(cls, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise ValueError("must be an amount like 10 or \"2.50\"")
-        try:
-            amount = Decimal(str(value))
-        except InvalidOperation:
-            raise ValueError(f"must be an amount like 10 or \"2.50\", got '{value}'") from None
-        from generator.i18n.money import MAX_STAKE
-
-        if not amount.is_finite() or amount <= 0 or amount != amount.quantize(Decimal("0.01")):
-            raise ValueError(f"must be a positive amount with at most 2 decimals, got {value}")
-        if amount > MAX_STAKE:
-            raise ValueError(f"must be at most {MAX_STAKE:,}, got {value}")
-        return amount
-
-    @field_validator("group")
-    @classmethod
-    def _group(cls, value):
-        if value is not None and (len(value) > 60 or any(ord(c) < 32 or ord(c) == 127 for c in value)):
-            raise ValueError("must be at most 60 characters, without control characters, to fit on the sheets")
-        return value
-
-    @field_validator("currency")
-    @classmethod
-    def _currency(cls, value):
-        from generator.edition.sheets import CURRENCIES
-
-        return None if value is None else _one_of([value], CURRENCIES, "currency")[0]
-
-    @field_validator("base_url")
-    @classmethod
-    def _base_url(cls, value):
-        if value and not re.fullmatch(r"https?://[^\s\"'<>]+/", value):
-            raise ValueError(f"must be an http(s) address ending in '/', got '{value}'")
-        return value
-
-    @field_validator("site_name")
-    @classmethod
-    def _site_name(cls, value):
-        if value is not None and (not value.strip() or len(value) > 60 or any(c < " " for c in value)):
-            raise ValueError("must be 1 to 60 characters on one line")
-        return value
-
-    @field_validator("out")
-    @classmethod
-    def _out(cls, value):
-        if value is not None and (not value.strip() or "\0" in value):
-            raise ValueError("must name a folder")
-        return value
 
 
 @dataclass(frozen=True)
@@ -172,20 +27,23 @@ class Project:
 
     #: The file it came from; None: no project file.
     path: Path | None = None
-    settings: ProjectFile = field(default_factory=ProjectFile)
+    #: The checked settings (a pydantic model, generator.commands.projectschema); None: no file.
+    settings: Any = None
 
     def get(self, key: str):
-        return getattr(self.settings, key)
+        return None if self.settings is None else getattr(self.settings, key)
 
     @property
     def out(self) -> Path | None:
         """The output folder, relative to the project file's own folder."""
-        if self.settings.out is None or self.path is None:
+        if self.settings is None or self.settings.out is None or self.path is None:
             return None
         return (self.path.parent / Path(self.settings.out).expanduser()).absolute()
 
     @property
     def house_rules(self) -> dict[str, dict[str, Any]]:
+        if self.settings is None:
+            return {}
         return {g: dict(r) for g, r in self.settings.house_rules.items()}
 
 
@@ -237,6 +95,8 @@ def line_of(lines: dict[tuple[str, ...], int], loc: tuple) -> int | None:
 def _message(error: dict, key: str) -> str:
     kind, msg = error["type"], error["msg"]
     if kind == "extra_forbidden":
+        from generator.commands.projectschema import ProjectFile
+
         known = [f.alias or name for name, f in ProjectFile.model_fields.items()]
         close = difflib.get_close_matches(key, known, n=1)
         hint = f"did you mean '{close[0]}'? " if close else ""
@@ -266,6 +126,11 @@ def read_project(path: Path) -> Project:
         line = int(at.group(1)) if at else (text.count("\n") + 1 if "end of document" in str(exc) else None)
         raise InputError(Problem(where, line,
                                  f"invalid TOML: {str(exc).split(' (at ')[0]}")) from None
+    # pydantic loads only when there is a project file to check (a no-op build stays light).
+    from pydantic import ValidationError
+
+    from generator.commands.projectschema import ProjectFile
+
     lines = key_lines(text)
     problems: list[Problem] = []
     try:
@@ -406,22 +271,23 @@ def init(path: Path | None) -> int:
 
 def apply(args, project: Project):
     """Fill in every option not given on the command line from the project file (flags win)."""
-    s = project.settings
+    get = project.get  # None for every key when there is no project file
     for key in ("games", "locales", "kinds", "papers", "formats"):
-        if hasattr(args, key) and getattr(args, key) is None and getattr(s, key) is not None:
-            setattr(args, key, list(getattr(s, key)))
+        if hasattr(args, key) and getattr(args, key) is None and get(key) is not None:
+            setattr(args, key, list(get(key)))
     for key, default in (("group", ""), ("base_url", ""), ("site_name", "rulesheets")):
         if hasattr(args, key) and getattr(args, key) is None:
-            setattr(args, key, getattr(s, key) if getattr(s, key) is not None else default)
-    if hasattr(args, "stake") and args.stake is None and s.stake is not None:
-        args.stake = str(s.stake)
+            setattr(args, key, get(key) if get(key) is not None else default)
+    if hasattr(args, "stake") and args.stake is None and get("stake") is not None:
+        args.stake = str(get("stake"))
     if hasattr(args, "currency") and args.currency is None:
-        args.currency = s.currency
+        args.currency = get("currency")
     if args.command == "kit":  # one language or paper in the project file is the kit's too
+        locales, papers = get("locales"), get("papers")
         if args.locale is None:
-            args.locale = s.locales[0] if s.locales and len(s.locales) == 1 else "en"
-        if args.paper is None and s.papers and len(s.papers) == 1:
-            args.paper = s.papers[0]
+            args.locale = locales[0] if locales and len(locales) == 1 else "en"
+        if args.paper is None and papers and len(papers) == 1:
+            args.paper = papers[0]
     args.output_root = project.out
     args.project_house_rules = project.house_rules
     return args

@@ -14,11 +14,10 @@ from typing import TYPE_CHECKING
 from generator import PROJECT_DIR
 from generator.core import cache
 from generator.output import folder as output
-from generator.core.registry import GAMES
+from generator.core.registry import GAMES, Ref
 from generator.core.errors import CheckFailed, InputError, Problem
 from generator.core.paths import LOCALES_DIR, check_locales, default_output, discover_locales
 from generator.edition.sheets import SheetOptions
-from generator.render.imposition import KINDS as IMPOSED
 
 # The models, catalogs and templates (pydantic, Babel, Jinja, markdown-it) are imported where they
 # are used, not here: a build that finds nothing changed only hashes its inputs, and is done
@@ -33,6 +32,23 @@ PAPERS = ("a4", "letter")
 KINDS = {"rulebook": tuple(GAMES),
          **{sheet.kind: tuple(g for g, other in GAMES.items() if other.sheet(sheet.kind))
             for game in GAMES.values() for sheet in game.sheets}}
+
+
+@dataclass(frozen=True)
+class ImposedKind:
+    """An artifact kind made from another kind's document by imposition; built only when asked for."""
+
+    #: The kind whose document is laid out (and whose games have this kind).
+    source: str
+    #: (html, sheet paper, name, print CSS) -> (PDF, pages); generator.render.imposition, loaded when used.
+    make: Ref
+    #: A template of print CSS added to the source kind's (page margins at the half size).
+    css: str
+
+
+IMPOSED = {"booklet": ImposedKind("rulebook", Ref("generator.render.imposition:make_booklet"), "css/booklet.css"),
+           "card-sheet": ImposedKind("quick-reference", Ref("generator.render.imposition:make_card_sheet"),
+                                     "css/card-sheet.css")}
 #: Kinds imposed from another kind's document (booklets, card sheets): PDF only, and built only when asked for.
 KINDS.update({kind: KINDS.get(imposed.source, ()) for kind, imposed in IMPOSED.items()})
 #: What a build makes when --kinds is not given.
@@ -217,7 +233,7 @@ def _pdf_job(args):
 
     html, paper, name, print_css, kind = args
     if kind in IMPOSED:
-        return IMPOSED[kind].make(html, paper, name, print_css)
+        return IMPOSED[kind].make.resolve()(html, paper, name, print_css)
     return html_to_pdf(html, paper, name, print_css)
 
 

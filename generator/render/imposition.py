@@ -13,7 +13,6 @@ Each page becomes a form XObject, so its text stays text (pdftotext and search s
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.core.errors import RulesheetsError
@@ -197,19 +196,3 @@ def make_card_sheet(html: str, paper: str, name: str, print_css: str) -> tuple[b
             return card_sheet(data, paper, name)
     raise ImpositionError(f"{name}: the card needs {pages} pages at {HALF_PAPER[paper]} size even in "
                           f"{CARD_TYPE_PT[-1]} pt type; a card sheet takes a one-page card")
-
-
-@dataclass(frozen=True)
-class ImposedKind:
-    """An artifact kind made from another kind's document by imposition; built only when asked for."""
-
-    #: The kind whose document is laid out (and whose games have this kind).
-    source: str
-    #: (html, sheet paper, name, print CSS) -> (PDF, pages).
-    make: Callable[[str, str, str, str], tuple[bytes, int]]
-    #: A template of print CSS added to the source kind's (page margins at the half size).
-    css: str
-
-
-KINDS = {"booklet": ImposedKind("rulebook", make_booklet, "css/booklet.css"),
-         "card-sheet": ImposedKind("quick-reference", make_card_sheet, "css/card-sheet.css")}
