@@ -204,7 +204,7 @@ class Preview:
                     continue
                 wanted.append((art, k))
                 if k not in todo and self.pdfs.get(k) is None:
-                    todo[k] = (printed, paper, art.path, extra[key])
+                    todo[k] = (printed, paper, art.path, extra[key], key[2])
         keys = sorted(todo, key=lambda k: -len(todo[k][0]))
         jobs = [todo[k] for k in keys]
         results = self.pool.map(_pdf_job, jobs) if self.pool is not None and len(jobs) > 1 else map(_pdf_job, jobs)
