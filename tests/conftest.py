@@ -106,8 +106,9 @@ def documents_per_locale(tables: int = 3) -> int:
 
 #: Session builds that render every PDF: the tests that read them belong to `make test-full`.
 HEAVY_FIXTURES = {"full_build", "pdf_build"}
-#: Test modules that install the package into a fresh virtual environment (minutes each).
-HEAVY_MODULES = {"test_packaging.py", "test_game_plugins.py"}
+#: Test modules that take minutes: installs into a fresh virtual environment, and renders of many
+#: PDFs twice over to compare their bytes.
+HEAVY_MODULES = {"test_packaging.py", "test_game_plugins.py", "test_pdf_stylesheets.py"}
 
 
 def pytest_collection_modifyitems(config, items):
