@@ -191,12 +191,12 @@ def _one_collection():
         gc.collect(1)
 
 
-def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[bytes, int]:
+def html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True) -> tuple[bytes, int]:
     with _one_collection():
-        return _html_to_pdf(html, paper, name, print_css)
+        return _html_to_pdf(html, paper, name, print_css, gate)
 
 
-def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[bytes, int]:
+def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True) -> tuple[bytes, int]:
     """Render one HTML document on one paper size; returns the PDF bytes and its page count.
 
     `print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
@@ -215,6 +215,10 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple
         sheets += [_stylesheet(css, watcher) for css in (print_css, own_css) if css]
         doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
             stylesheets=sheets, font_config=font_config, presentational_hints=False, cache=_images)
+        if gate:
+            from generator.render import gate as layout_gate
+
+            layout_gate.check(doc, name)  # before writing: a document that does not fit is never written
         out = io.BytesIO()
         # Tagged: headings, lists, tables and figures with alt text reach screen readers, the language
         # and the title (shown in the title bar) come from <html lang> and <title>.
