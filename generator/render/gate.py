@@ -85,7 +85,8 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
                         clipped = _clipped_by(box, ancestors)
     if outside is not None:
         amount, side, box, ancestors = outside
-        what = _describe(_outermost_out(ancestors, box, side, (left, top, right, bottom)), box)
+        outer = _outermost_out(ancestors, box, side, (left, top, right, bottom))
+        what = _describe(outer, _first_text_out(outer, side, (left, top, right, bottom)))
         found.append(Finding(number, f"{what} ends {amount * PT_PER_PX:.0f} pt past the {side} margin"))
     if clipped is not None:
         found.append(Finding(number, clipped))
@@ -152,15 +153,17 @@ def _clipped_by(box, ancestors) -> str | None:
     for anc in reversed(ancestors):
         style = anc.style
         clips = style["overflow"] != "visible"
-        fixed = style["height"] != "auto" and anc.element_tag not in ("html", "body") and not _is_table_part(anc)
-        if not (clips or fixed):
+        sized = anc.element_tag not in ("html", "body") and not _is_table_part(anc)
+        tall = sized and style["height"] != "auto"
+        wide = sized and style["width"] != "auto"
+        if not (clips or tall or wide):
             continue
         ax, ay = anc.padding_box_x(), anc.padding_box_y()
         aw, ah = anc.padding_width(), anc.padding_height()
-        if not fixed:  # a clipping box hides content on any side
+        if clips:  # a clipping box hides content on any side
             beyond = max(ax - x, x + w - ax - aw, ay - y, y + h - ay - ah)
-        else:  # a box of fixed height lets content run out at the bottom only
-            beyond = y + h - ay - ah
+        else:  # a box of fixed size lets content run out (into the next copy of a sheet, say)
+            beyond = max(y + h - ay - ah if tall else 0, x + w - ax - aw if wide else 0)
         if beyond > SLACK:
             verb = "is clipped by" if clips else "runs out of the bottom of"
             return f"{_describe(box, box)} {verb} {_describe(anc, None)} by {beyond * PT_PER_PX:.0f} pt"
@@ -185,6 +188,19 @@ def _outermost_out(ancestors, box, side, area) -> object:
         if amount > SLACK:
             return anc
     return box
+
+
+def _first_text_out(box, side, area):
+    """The first text of `box` that lies past the margin on `side` (the first column that is cut off)."""
+    from weasyprint.formatting_structure import boxes
+
+    left, top, right, bottom = area
+    for b in box.descendants():
+        if isinstance(b, boxes.TextBox) and b.text.strip():
+            x, y, w, h = _extent(b)
+            if {"left": left - x, "right": x + w - right, "top": top - y, "bottom": y + h - bottom}[side] > SLACK:
+                return b
+    return None
 
 
 def _inside_class(ancestors, classes) -> bool:
