@@ -7,7 +7,8 @@ when, on any page:
 - content runs out of a box that clips it (`overflow` other than visible) or out of a box of
   fixed height (copies of a sheet printed several to a page would overlap the next one);
 - the page holds nothing but a trailing note (the rulebook's closing note alone on the last page);
-- a heading is the last thing on a page, its text on the page before the one it heads.
+- a heading is the last thing on a page, its text on the page before the one it heads;
+- a page is blank (nothing drawn on it).
 
 The walk reads WeasyPrint's boxes (`Document.pages[i]._page_box`), which it does not document but
 has kept since version 53; the gate costs well under 1 % of a render (`make bench` prints it).
@@ -67,7 +68,7 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
     found: list[Finding] = []
     outside = None  # (amount, side, box): the box that sticks out furthest
     clipped = None
-    leaves: list = []  # boxes that draw something (text, images), in document order
+    leaves: list = []  # boxes that draw something (text, images, borders), with their ancestors and themselves
     roots = [child for child in page_box.children if not isinstance(child, boxes.MarginBox)]
     for root in roots:
         for box, ancestors in _walk(root, ()):
@@ -79,8 +80,8 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
                                          (top - y, "top"), (y + h - bottom, "bottom")):
                         if side in sides and amount > SLACK and (outside is None or amount > outside[0]):
                             outside = (amount, side, box, ancestors)
-                if isinstance(box, (boxes.TextBox, boxes.ReplacedBox)) and (w > 0 or h > 0):
-                    leaves.append((box, ancestors))
+                if w > 0 or h > 0:
+                    leaves.append((box, ancestors + (box,)))
                     if clipped is None:
                         clipped = _clipped_by(box, ancestors)
     if outside is not None:
@@ -90,6 +91,8 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
         found.append(Finding(number, f"{what} ends {amount * PT_PER_PX:.0f} pt past the {side} margin"))
     if clipped is not None:
         found.append(Finding(number, clipped))
+    if not leaves and outside is None:
+        found.append(Finding(number, "the page is blank (a break too many, or content that does not draw)"))
     if leaves:
         if number > 1 and all(_inside_class(anc, TRAILING) for _, anc in leaves):
             found.append(Finding(number, f"{_describe(_class_box(leaves[0][1], TRAILING), leaves[0][0])} "

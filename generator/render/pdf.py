@@ -191,12 +191,23 @@ def _one_collection():
         gc.collect(1)
 
 
-def html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True) -> tuple[bytes, int]:
+def html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True,
+                inspect=None) -> tuple[bytes, int]:
     with _one_collection():
-        return _html_to_pdf(html, paper, name, print_css, gate)
+        return _html_to_pdf(html, paper, name, print_css, gate, inspect)
 
 
-def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True) -> tuple[bytes, int]:
+def anchor_pages(document) -> dict[str, int]:
+    """Each id of a laid-out document and the page (1-based) it is on."""
+    found: dict[str, int] = {}
+    for number, page in enumerate(document.pages, 1):
+        for anchor in page.anchors:
+            found.setdefault(anchor, number)
+    return found
+
+
+def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True,
+                 inspect=None) -> tuple[bytes, int]:
     """Render one HTML document on one paper size; returns the PDF bytes and its page count.
 
     `print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
@@ -219,6 +230,8 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bo
             from generator.render import gate as layout_gate
 
             layout_gate.check(doc, name)  # before writing: a document that does not fit is never written
+        if inspect is not None:
+            inspect(doc)  # what the caller reads back from the layout (a kit: the page of each part)
         out = io.BytesIO()
         # Tagged: headings, lists, tables and figures with alt text reach screen readers, the language
         # and the title (shown in the title bar) come from <html lang> and <title>.
