@@ -246,3 +246,22 @@ def _describe(box, leaf) -> str:
     name = f"{tag}.{classes[0]}" if classes and tag in ("div", "section", "p", "span", "aside", "footer") else tag
     text = _text_of(leaf) if leaf is not None and getattr(leaf, "text", None) else _text_of(box)
     return f"{name} '{text}'" if text else name
+
+
+def fill(document) -> float:
+    """How much of the first page's content height is used: the bottom of its lowest drawn box."""
+    from weasyprint.formatting_structure import boxes
+
+    page_box = document.pages[0]._page_box
+    top, height = page_box.content_box_y(), page_box.height
+    lowest = top
+    for root in page_box.children:
+        if isinstance(root, boxes.MarginBox):
+            continue
+        for box, _ in _walk(root, ()):
+            if _sides(box, boxes):
+                x, y, w, h = _extent(box)
+                if w > 0 or h > 0:
+                    lowest = max(lowest, y + h)
+    return (lowest - top) / height if height else 0.0
+

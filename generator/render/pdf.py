@@ -197,6 +197,15 @@ def html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: boo
         return _html_to_pdf(html, paper, name, print_css, gate, inspect)
 
 
+_BODY_SIZE = re.compile(r"\.quick-reference\s*\{\s*font-size:\s*([\d.]+)pt")
+
+
+def _base_size(css: str) -> float:
+    """The card's font size as its stylesheet sets it (sheet.css), the least the fitting may give."""
+    m = _BODY_SIZE.search(css)
+    return float(m.group(1)) if m else 12.0
+
+
 def anchor_pages(document) -> dict[str, int]:
     """Each id of a laid-out document and the page (1-based) it is on."""
     found: dict[str, int] = {}
@@ -224,8 +233,19 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bo
     with _watch() as watcher:
         sheets = [_stylesheet(f"@page {{ size: {PAPERS[paper]}; }}", watcher)]
         sheets += [_stylesheet(css, watcher) for css in (print_css, own_css) if css]
-        doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
-            stylesheets=sheets, font_config=font_config, presentational_hints=False, cache=_images)
+        source = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
+
+        def render(size=None):
+            extra = [] if size is None else [_stylesheet(fit.size_css(size), watcher)]
+            return source.render(stylesheets=sheets + extra, font_config=font_config, presentational_hints=False,
+                                 cache=_images)
+
+        from generator.render import fit
+
+        if gate and fit.wants_fit(html):  # a card: the largest type that keeps it on its page
+            doc, _ = fit.fit(render, _base_size(own_css))
+        else:
+            doc = render()
         if gate:
             from generator.render import gate as layout_gate
 

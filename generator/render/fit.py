@@ -1,0 +1,63 @@
+"""Type that fills its page: the largest font size at which a one-page document still passes the gate.
+
+A quick-reference card is read from arm's length, so it gets the largest type that keeps it on one
+page: a search over font sizes, each laid out by WeasyPrint and checked by the layout gate. Never
+below the size its stylesheet sets (if that does not fit, the gate fails the card as it would
+without fitting).
+"""
+
+from __future__ import annotations
+
+import math
+
+from generator.render import gate
+
+#: The document asks for fitting with this attribute on its <main>.
+MARKER = '<main data-fit="page"'
+#: Font sizes are tried to this precision, in pt (a search of about five layouts).
+STEP = 0.25
+#: The fill aimed at by the first guess (the search then settles on what actually fits).
+AIM = 0.96
+
+
+def wants_fit(html: str) -> bool:
+    return MARKER in html
+
+
+def size_css(size: float) -> str:
+    """The card's font size (its stylesheet sets it on the body; a user sheet's !important wins)."""
+    return f"body {{ font-size: {size:g}pt !important; }}"
+
+
+def fits(document) -> bool:
+    return len(document.pages) == 1 and not gate.findings_of(document)
+
+
+def fit(render, base: float):
+    """The laid-out document with the largest type that fits, found with `render(size)`; and that size.
+
+    `base` is the size the document's own stylesheet gives (None passed to `render`: as it is).
+    """
+    doc = render(None)
+    if not fits(doc):
+        return doc, base
+    fill = gate.fill(doc)
+    if fill <= 0:
+        return doc, base
+    best, best_size = doc, base
+    lo, hi = base, max(base + STEP, _snap(base * math.sqrt(AIM / fill) * 1.08))
+    # A box fits if the type grows with the square root of the free area, give or take: start there.
+    guess = _snap(base * math.sqrt(AIM / fill))
+    while hi - lo > STEP:
+        size = guess if lo < guess < hi else _snap((lo + hi) / 2)
+        guess = 0
+        candidate = render(size)
+        if fits(candidate):
+            lo, best, best_size = size, candidate, size
+        else:
+            hi = size
+    return best, best_size
+
+
+def _snap(size: float) -> float:
+    return round(size / STEP) * STEP
