@@ -14,8 +14,8 @@ from generator.render import gate
 
 #: The document asks for fitting with this attribute on its <main>.
 MARKER = '<main data-fit="page"'
-#: Font sizes are tried to this precision, in pt (a search of about five layouts).
-STEP = 0.25
+#: Font sizes are tried to this precision, in pt.
+STEP = 0.5
 #: The fill aimed at by the first guess (the search then settles on what actually fits).
 AIM = 0.96
 
@@ -37,6 +37,9 @@ def fit(render, base: float):
     """The laid-out document with the largest type that fits, found with `render(size)`; and that size.
 
     `base` is the size the document's own stylesheet gives (None passed to `render`: as it is).
+    The first guess grows the type with the square root of the free height (text reflows in two
+    dimensions); from there the size walks up or down by STEP until the next step would not fit:
+    about three layouts a card.
     """
     doc = render(None)
     if not fits(doc):
@@ -44,19 +47,24 @@ def fit(render, base: float):
     fill = gate.fill(doc)
     if fill <= 0:
         return doc, base
-    best, best_size = doc, base
-    lo, hi = base, max(base + STEP, _snap(base * math.sqrt(AIM / fill) * 1.08))
-    # A box fits if the type grows with the square root of the free area, give or take: start there.
-    guess = _snap(base * math.sqrt(AIM / fill))
-    while hi - lo > STEP:
-        size = guess if lo < guess < hi else _snap((lo + hi) / 2)
-        guess = 0
+    guess = max(base, _snap(base * math.sqrt(AIM / fill)))
+    if guess == base:
+        return doc, base
+    candidate = render(guess)
+    if fits(candidate):
+        best, size = candidate, guess
+        while True:  # walk up while the next size still fits
+            bigger = render(size + STEP)
+            if not fits(bigger):
+                return best, size
+            best, size = bigger, size + STEP
+    size = guess - STEP
+    while size > base:  # walk down to the first size that fits
         candidate = render(size)
         if fits(candidate):
-            lo, best, best_size = size, candidate, size
-        else:
-            hi = size
-    return best, best_size
+            return candidate, size
+        size -= STEP
+    return doc, base
 
 
 def _snap(size: float) -> float:
