@@ -16,6 +16,8 @@ from generator.render import gate
 MARKER = '<main data-fit="page"'
 #: Font sizes are tried to this precision, in pt.
 STEP = 0.5
+#: The smallest type a card may shrink to when it does not fit a page at its own size.
+FLOOR = 0.75
 #: The fill aimed at by the first guess (the search then settles on what actually fits).
 AIM = 0.96
 
@@ -43,6 +45,14 @@ def fit(render, base: float):
     """
     doc = render(None)
     if not fits(doc):
+        # Longer than a page at its own size (Tonk's nine payout situations under every house rule,
+        # in French or Bengali): the type shrinks by steps, to FLOOR of its size at the least.
+        size = base - STEP
+        while size >= base * FLOOR:
+            candidate = render(size)
+            if fits(candidate):
+                return candidate, size
+            size -= STEP
         return doc, base
     fill = gate.fill(doc)
     if fill <= 0:
