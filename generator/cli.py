@@ -208,6 +208,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
+    from generator.core import notes
+
+    try:
+        return _command(args)
+    finally:
+        for line in notes.take():
+            print(f"rulesheets: note: {line}", file=sys.stderr)
+
+
+def _command(args) -> int:
     from generator.core.paths import discover_locales
 
     if args.command == "i18n":

@@ -62,7 +62,8 @@ def input_key(options: dict, games_dir: Path | None = None, locales_dir: Path | 
 
 
 #: Our own code that changes a PDF's bytes for the same HTML (WeasyPrint patches, render options).
-_PDF_CODE = ("render/pdf.py", "render/imposition.py", "patches/actualtext.py", "patches/pdftags.py")
+_PDF_CODE = ("render/pdf.py", "render/imposition.py", "render/gate.py", "render/fit.py", "patches/actualtext.py",
+             "patches/pdftags.py")
 
 
 @lru_cache(maxsize=1)

@@ -291,6 +291,71 @@ def _serve_string_changes(project: Path, texts: tuple[str, ...]) -> tuple[float,
     return first, times
 
 
+def _gate_cost(project: Path, locales: tuple[str, ...] = ()) -> dict:
+    """The layout gate's and the card fitting's share of rendering every PDF of a build (one process).
+
+    Every document is rendered as the build renders it (html_to_pdf, both papers); the time spent in
+    the gate's walk over the boxes (render/gate.py) and in fitting the cards' type (render/fit.py,
+    its extra layouts included) is summed apart.
+    """
+    code = r'''
+import json, sys, time
+from generator.pipeline.build import Options, prepare, print_stylesheets, render_html
+from generator.render import fit, gate, pdf
+from generator.render.script import for_print
+locales = tuple(sys.argv[1].split(",")) if sys.argv[1] else None
+opts = Options(**({"locales": locales} if locales else {}))
+prep = prepare(opts)
+docs = render_html(prep, opts)
+extra = print_stylesheets(prep, docs)
+spent = {"gate": 0.0, "fit": 0.0, "layouts": 0}
+inside = []
+def timed(name, f):
+    def wrapper(*a, **k):
+        t = time.perf_counter()
+        inside.append(name)
+        try:
+            return f(*a, **k)
+        finally:
+            inside.pop()
+            if not (name == "gate" and "fit" in inside):  # the gate's checks of candidate sizes: fitting's work
+                spent[name] += time.perf_counter() - t
+    return wrapper
+def counted(f):
+    def wrapper(*a, **k):
+        if "fit" in inside:
+            spent["layouts"] += 1
+        return f(*a, **k)
+    return wrapper
+fit.fits = counted(fit.fits)
+gate.findings_of = timed("gate", gate.findings_of)
+fit.fit = timed("fit", fit.fit)
+total, count = 0.0, 0
+for key, html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
+    html = for_print(html, key[1])
+    for paper in ("a4", "letter"):
+        t = time.perf_counter()
+        pdf.html_to_pdf(html, paper, "/".join(map(str, key)), extra[key])
+        total += time.perf_counter() - t
+        count += 1
+print(json.dumps({"total": total, "documents": count, **spent}))
+'''
+    env = {**os.environ, "PYTHONPATH": str(project)}
+    r = subprocess.run([sys.executable, "-c", code, ",".join(locales)], cwd=project, env=env, capture_output=True,
+                       text=True, check=True)
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def _gate_rows(project: Path, locales: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    cost = _gate_cost(project, locales)
+    total, gate_s, fit_s = cost["total"], cost["gate"], cost["fit"]
+    # The gate's calls made while fitting are fitting's work: counted there only.
+    return [(f"layout gate, {cost['documents']} PDFs rendered in one process",
+             f"{gate_s:.2f} s of {total:.1f} s ({gate_s / total * 100:.1f} % of rendering; target < 5 %)"),
+            ("quick-reference type fitting", f"{fit_s:.1f} s ({fit_s / total * 100:.1f} % of rendering; "
+                                             f"{cost['layouts']} layouts checked, the gate's checks of them included)")]
+
+
 def _targets(root: Path, proj: Path) -> list[tuple[str, str]]:
     """The two figures issue 13 sets: the live preview's turnaround and a host's one-sheet build."""
     rows = []
@@ -324,6 +389,13 @@ def _print(rows: list[tuple[str, str]], load_before: tuple[float, ...]) -> None:
 
 
 def main() -> None:
+    if "--gate" in sys.argv[1:]:  # only the layout gate's cost (issue 26); --locales en,ko to take fewer
+        args = sys.argv[1:]
+        locales = tuple(args[args.index("--locales") + 1].split(",")) if "--locales" in args else ()
+        with tempfile.TemporaryDirectory(prefix="rulesheets-bench-") as tmp:
+            load = os.getloadavg()
+            _print(_gate_rows(copy_project(Path(tmp) / "proj"), locales), load)
+        return
     if "--targets" in sys.argv[1:]:  # only the issue-13 figures (quicker while working on them)
         with tempfile.TemporaryDirectory(prefix="rulesheets-bench-") as tmp:
             load = os.getloadavg()
@@ -387,6 +459,7 @@ def main() -> None:
         rows.append(("rebuild after one French string", f"{one:.1f} s; {stdout.split(':')[0]}; "
                                                          f"{len(changed)} artifacts changed, locales {locales}"))
         rows += _targets(root, proj)
+        rows += _gate_rows(proj)
         fr = per_locale.get("fr", 1.0)
         for loc in discover_locales():
             rows.append((f"rulebook PDFs (A4, 3 games) in {loc}", f"{per_locale[loc]:.2f} s, {per_locale[loc] / fr:.2f}x French"))

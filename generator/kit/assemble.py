@@ -19,6 +19,7 @@ from generator.i18n.translate import COMMON_DOMAIN, check_locales, fallback_prob
 from generator.model.loader import load_model, standard_values
 from generator.kit.players import Player, check_glyphs
 from generator.render import kit as kit_html
+from generator.render.html import PAGE_COUNTER
 from generator.edition.sheets import SheetOptions
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ class KitDocument:
     locale: str
     fonts: tuple[str, ...]
     paper: str
+    #: The counter style of page numbers in the locale's digits (decimal, devanagari, bengali).
+    page_counter: str = "decimal"
 
 
 def kit_document(opts: KitOptions) -> KitDocument:
@@ -97,24 +100,36 @@ def kit_document(opts: KitOptions) -> KitDocument:
         problems = fallback_problems({tr.code: tr})
         if problems:
             raise CheckFailed(problems)
-    return KitDocument(html, parts, tr.code, tr.config.fonts, paper)
+    return KitDocument(html, parts, tr.code, tr.config.fonts, paper, PAGE_COUNTER[tr.config.digits])
 
 
 def make_kit(opts: KitOptions) -> Kit:
     """The kit's HTML and its PDF, in memory; the PDF must have the pages the contents promise."""
     from generator.fonts.pdf import print_css
-    from generator.render.pdf import RenderError, html_to_pdf
+    from generator.render.pdf import RenderError, anchor_pages, html_to_pdf
     from generator.render.script import for_print
 
     doc = kit_document(opts)
+    laid_out: dict[str, int] = {}
     data, pages = html_to_pdf(for_print(doc.html, doc.locale), doc.paper, f"kit-{opts.game}",
-                              print_css(doc.fonts, [doc.html]))
-    planned = 1 + sum(p["pages"] for p in doc.parts)
-    if pages != planned:  # the contents page would give wrong page numbers
-        raise RenderError(f"kit: the contents promise {planned} pages but the PDF has {pages}")
+                              print_css(doc.fonts, [doc.html]) + "\n" + _contents_css(doc.page_counter),
+                              inspect=lambda document: laid_out.update(anchor_pages(document)))
+    # The contents page printed target-counter()s: the pages of the layout itself. Each part's page
+    # is kept with it, for the report and the tests.
+    parts = [{**p, "first_page": laid_out.get(p["id"])} for p in doc.parts]
+    missing = [p["id"] for p in parts if p["first_page"] is None]
+    if missing:  # a part without its anchor would print no page number
+        raise RenderError(f"kit: the part '{missing[0]}' is not in the laid-out kit")
     stem = f"{opts.game}-{doc.locale}"
     files = {f"{stem}.html": doc.html.encode("utf-8"), f"{stem}-{doc.paper}.pdf": data}
-    return Kit(files, doc.parts, pages)
+    return Kit(files, parts, pages)
+
+
+def _contents_css(counter: str) -> str:
+    """The contents page's page numbers, read from the layout (WeasyPrint only: a browser paginates
+    otherwise, so the HTML keeps the planned numbers)."""
+    return (".kit-list a.page-ref .planned { display: none; }\n"
+            f".kit-list a.page-ref::after {{ content: target-counter(attr(href), page, {counter}); }}")
 
 
 def kit_folder(out: Path | None, output_root: Path | None = None) -> Path:

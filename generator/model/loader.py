@@ -105,7 +105,10 @@ class CardGroup(Frozen):
 
     #: English source text (a gettext msgid of the game's catalog).
     heading: str
-    points: tuple[Union[str, Block], ...] = Field(strict=False)
+    points: tuple[Union[str, Block], ...] = Field(default=(), strict=False)
+    #: The points are the model's payout situations (each title and rule, as the payout sheet prints
+    #: them), not prose of their own: card and sheet cannot disagree.
+    from_payouts: bool = False
 
 
 class GameModel(Frozen):
@@ -317,6 +320,9 @@ def _semantic_problems(loaded: LoadedModel, game: str) -> list[Problem]:
     for i, situation in enumerate(model.payouts):
         problems += _check_when(situation.when, known, source, ("payouts", i, "when"))
     for i, group in enumerate(model.quick_reference):
+        if group.from_payouts and (group.points or not model.payouts):
+            problems.append(source.problem(("quick_reference", i), "a group 'from_payouts' takes no points of its own "
+                                                                   "and needs the model's payouts"))
         for j, point in enumerate(group.points):
             if not isinstance(point, str):
                 problems += _check_when(point.when, known, source, ("quick_reference", i, "points", j, "when"))

@@ -192,12 +192,32 @@ def _one_collection():
         gc.collect(1)
 
 
-def html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[bytes, int]:
+def html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True,
+                inspect=None) -> tuple[bytes, int]:
     with _one_collection():
-        return _html_to_pdf(html, paper, name, print_css)
+        return _html_to_pdf(html, paper, name, print_css, gate, inspect)
 
 
-def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple[bytes, int]:
+_BODY_SIZE = re.compile(r"\.quick-reference\s*\{\s*font-size:\s*([\d.]+)pt")
+
+
+def _base_size(css: str) -> float:
+    """The card's font size as its stylesheet sets it (sheet.css), the least the fitting may give."""
+    m = _BODY_SIZE.search(css)
+    return float(m.group(1)) if m else 12.0
+
+
+def anchor_pages(document) -> dict[str, int]:
+    """Each id of a laid-out document and the page (1-based) it is on."""
+    found: dict[str, int] = {}
+    for number, page in enumerate(document.pages, 1):
+        for anchor in page.anchors:
+            found.setdefault(anchor, number)
+    return found
+
+
+def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True,
+                 inspect=None) -> tuple[bytes, int]:
     """Render one HTML document on one paper size; returns the PDF bytes and its page count.
 
     `print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
@@ -214,8 +234,25 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "") -> tuple
     with _watch() as watcher:
         sheets = [_stylesheet(f"@page {{ size: {PAPERS[paper]}; }}", watcher)]
         sheets += [_stylesheet(css, watcher) for css in (print_css, own_css) if css]
-        doc = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
-            stylesheets=sheets, font_config=font_config, presentational_hints=False, cache=_images)
+        source = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
+
+        def render(size=None):
+            extra = [] if size is None else [_stylesheet(fit.size_css(size), watcher)]
+            return source.render(stylesheets=sheets + extra, font_config=font_config, presentational_hints=False,
+                                 cache=_images)
+
+        from generator.render import fit
+
+        if gate and fit.wants_fit(html):  # a card: the largest type that keeps it on its page
+            doc, _ = fit.fit(render, _base_size(own_css))
+        else:
+            doc = render()
+        if gate:
+            from generator.render import gate as layout_gate
+
+            layout_gate.check(doc, name)  # before writing: a document that does not fit is never written
+        if inspect is not None:
+            inspect(doc)  # what the caller reads back from the layout (a kit: the page of each part)
         out = io.BytesIO()
         # Tagged: headings, lists, tables and figures with alt text reach screen readers, the language
         # and the title (shown in the title bar) come from <html lang> and <title>.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from generator.i18n.translate import Translator
 from generator.edition.sheets import SheetOptions
 from generator.render.html import (environment, house_rules_box, locale_globals, model_text, rules_in_force)
@@ -29,13 +31,30 @@ def stake_text(tr: Translator, opts: SheetOptions) -> str:
     return tr.money(stake, opts.currency or tr.config.currency)
 
 
+def payout_points(edition, tr: Translator) -> list[Markup]:
+    """Each payout situation in force as one point of the card: its title and rule, the very texts
+    (and numbers) of the payout sheet's rows."""
+    model, values = edition.model, edition.values
+    out = []
+    for situation in model.payouts:
+        if not edition.applies(situation.when):
+            continue
+        title = model_text(tr, model.game, situation.title, values)
+        rule = model_text(tr, model.game, situation.rule, values)
+        out.append(Markup('<span class="case" data-situation="{}">{}</span> {}').format(situation.id, title, rule))
+    return out
+
+
 def quick_reference(edition, tr: Translator, opts: SheetOptions, table=None) -> str:
     """The whole game on one page: the model's quick-reference points under the edition's rules."""
     model, values = edition.model, edition.values
     groups = []
     for group in model.quick_reference:
-        points = [model_text(tr, model.game, p if isinstance(p, str) else p.text.strip(), values)
-                  for p in group.points if isinstance(p, str) or edition.applies(p.when)]
+        if group.from_payouts:
+            points = payout_points(edition, tr)
+        else:
+            points = [model_text(tr, model.game, p if isinstance(p, str) else p.text.strip(), values)
+                      for p in group.points if isinstance(p, str) or edition.applies(p.when)]
         groups.append({"heading": model_text(tr, model.game, group.heading, values), "points": points})
     name = model_text(tr, model.game, model.name, values)
     # What only this game's card shows (Bunco's target dice, Tonk's card values, the Stop the Bus ranking).

@@ -31,6 +31,7 @@ def derive(rules: bunco.Rules, facts: Mapping[str, int]) -> dict[str, Number]:
     # With the wipeout rule round 1 differs from the rest; quote the odds of a later round.
     chances = bunco_odds(bunco.FIRST_ROUND + 1 if rules.wipeout else None, rules=rules)
     values.update({f"odds_{k}": v for k, v in chances.items()})
+    values["odds_scoring_first"] = bunco_odds(bunco.FIRST_ROUND, rules=rules)["scoring"]
     return values
 
 

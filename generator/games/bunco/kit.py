@@ -9,7 +9,7 @@ from markupsafe import Markup
 from generator.core.errors import InputError, Problem
 from generator.edition.sheets import SheetOptions
 from generator.games.bunco import engine as bunco
-from generator.games.bunco.sheets import scorepad, tally_sheet
+from generator.games.bunco.sheets import scorepad, sets, tally_layout, tally_sheet
 from generator.i18n.translate import Translator
 from generator.render.html import model_text, table_label
 from generator.render.kit import card_part, part
@@ -54,7 +54,8 @@ def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
                 continue
             slips.append({"table": t + 1, "label": labels[t], "team": 1 + seat // 2,
                           "ghost_partner": ghost and t == count - 1 and seat == 2})
-    tally_pages = math.ceil(len(names) / so.per_page)
+    per_page = tally_layout(sets(edition, so), edition.rules.wipeout, so.per_page).per_page
+    tally_pages = math.ceil(len(names) / per_page)
     kit_parts = [
         part("table-signs", "Table signs", [table_signs(edition, tr, labels)], count, count),
         part("seat-slips", "Seat draw for round 1", [seat_slips(edition, tr, slips, SLIPS_PER_PAGE)],
@@ -62,7 +63,7 @@ def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
         part("scorepads", "Bunco scorepad", [scorepad(edition, tr, so, t) for t in range(count)], count, count),
         card_part(edition, tr, so, count),
         part("tally-sheets", "Bunco tally sheet", [tally_sheet(edition, tr, so, names=tuple(names))],
-             len(names), tally_pages, cut=so.per_page > 1),
+             len(names), tally_pages, cut=per_page > 1),
         part("results", "Bunco results", [results(edition, tr, names)], 1, 1),
     ]
     tables = [{"label": labels[t], "names": ""} for t in range(count)]

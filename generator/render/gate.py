@@ -1,0 +1,267 @@
+"""The layout gate: a laid-out WeasyPrint document is checked box by box before its PDF is written.
+
+A document fails (LayoutFailed, one line naming the artifact, the page, the box and how far out)
+when, on any page:
+
+- a box ends outside the page's content area (the paper inside its margins: the printable area);
+- content runs out of a box that clips it (`overflow` other than visible) or out of a box of
+  fixed height (copies of a sheet printed several to a page would overlap the next one);
+- the page holds nothing but a trailing note (the rulebook's closing note alone on the last page);
+- a heading is the last thing on a page, its text on the page before the one it heads;
+- a page is blank (nothing drawn on it).
+
+The walk reads WeasyPrint's boxes (`Document.pages[i]._page_box`), which it does not document but
+has kept since version 53; the gate costs well under 1 % of a render (`make bench` prints it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.core.errors import RulesheetsError
+
+#: Rounding slack, in CSS px (a border's half-width, subpixel text advances): 1.5 px is about 1.1 pt.
+SLACK = 1.5
+PT_PER_PX = 0.75
+#: Elements that close a document: a page holding only these is a page wasted on a note.
+TRAILING = ("colophon", "closing-note")
+HEADINGS = ("h1", "h2", "h3", "h4")
+
+
+class LayoutFailed(RulesheetsError):
+    """A document does not fit its paper (or leaves a page with only a note): it is not published."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class Finding:
+    page: int  # 1-based
+    message: str
+
+    def line(self, name: str) -> str:
+        return f"{name}: page {self.page}: {self.message}"
+
+
+def check(document, name: str) -> None:
+    """Raise LayoutFailed for the first problem of `document` (a WeasyPrint Document), else nothing."""
+    findings = findings_of(document)
+    if findings:
+        more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
+        raise LayoutFailed(findings[0].line(name) + more)
+
+
+def findings_of(document) -> list[Finding]:
+    """Every problem of `document`, at most one of each kind per page, in page order."""
+    out: list[Finding] = []
+    pages = document.pages
+    for number, page in enumerate(pages, 1):
+        out += _page_findings(page._page_box, number, last=number == len(pages))
+    return out
+
+
+def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
+    from weasyprint.formatting_structure import boxes
+
+    left, top = page_box.content_box_x(), page_box.content_box_y()
+    right, bottom = left + page_box.width, top + page_box.height
+    found: list[Finding] = []
+    outside = None  # (amount, side, box): the box that sticks out furthest
+    clipped = None
+    leaves: list = []  # boxes that draw something (text, images, borders), with their ancestors and themselves
+    roots = [child for child in page_box.children if not isinstance(child, boxes.MarginBox)]
+    for root in roots:
+        for box, ancestors in _walk(root, ()):
+            sides = _sides(box, boxes)
+            if sides:
+                x, y, w, h = _extent(box)
+                if w > 0 or h > 0:
+                    for amount, side in ((left - x, "left"), (x + w - right, "right"),
+                                         (top - y, "top"), (y + h - bottom, "bottom")):
+                        if side in sides and amount > SLACK and (outside is None or amount > outside[0]):
+                            outside = (amount, side, box, ancestors)
+                if w > 0 or h > 0:
+                    leaves.append((box, ancestors + (box,)))
+                    if clipped is None:
+                        clipped = _clipped_by(box, ancestors)
+    if outside is not None:
+        amount, side, box, ancestors = outside
+        outer = _outermost_out(ancestors, box, side, (left, top, right, bottom))
+        what = _describe(outer, _first_text_out(outer, side, (left, top, right, bottom)))
+        found.append(Finding(number, f"{what} ends {amount * PT_PER_PX:.0f} pt past the {side} margin"))
+    if clipped is not None:
+        found.append(Finding(number, clipped))
+    if not leaves and outside is None:
+        found.append(Finding(number, "the page is blank (a break too many, or content that does not draw)"))
+    if leaves:
+        if number > 1 and all(_inside_class(anc, TRAILING) for _, anc in leaves):
+            found.append(Finding(number, f"{_describe(_class_box(leaves[0][1], TRAILING), leaves[0][0])} "
+                                         "is alone on the page (keep it with the text before it)"))
+        box, ancestors = leaves[-1]
+        heading = next((a for a in reversed(ancestors) if a.element_tag in HEADINGS), None)
+        if heading is not None and not last and _is_heading_end(heading, leaves):
+            found.append(Finding(number, f"{_describe(heading, box)} is the last line of the page, "
+                                         "apart from what it heads"))
+    return found
+
+
+def _walk(box, ancestors: tuple):
+    """Every box under `box` with its ancestors, skipping boxes that are not laid out (placeholders)."""
+    yield box, ancestors
+    children = getattr(box, "children", None)
+    if children:
+        inner = ancestors + (box,)
+        for child in children:
+            if hasattr(child, "position_x"):
+                yield from _walk(child, inner)
+
+
+def _extent(box) -> tuple[float, float, float, float]:
+    """The box's border box (x, y, width, height) in CSS px; text boxes have no border."""
+    w, h = box.border_width(), box.border_height()
+    return box.border_box_x(), box.border_box_y(), w, h
+
+
+_ALL = ("left", "right", "top", "bottom")
+
+
+def _sides(box, boxes) -> tuple[str, ...]:
+    """The sides of `box` that must stay on the page.
+
+    Text is held to the left and right; its height is the font's (taller than the line in CJK
+    fonts), so lines are held to the top and bottom instead.
+    """
+    if isinstance(box, boxes.TextBox):
+        return ("left", "right")
+    if isinstance(box, boxes.LineBox):
+        return ("top", "bottom")
+    if isinstance(box, boxes.ReplacedBox) or _draws_border(box):
+        return _ALL
+    return ()
+
+
+def _draws_border(box) -> bool:
+    """A box with a visible border or background is drawn even when empty (a tally box, a rule)."""
+    style = box.style
+    if getattr(box, "element_tag", None) is None:
+        return False
+    if any(style[f"border_{side}_width"] for side in ("top", "right", "bottom", "left")):
+        return True
+    return style["background_color"].alpha > 0 if hasattr(style["background_color"], "alpha") else False
+
+
+def _clipped_by(box, ancestors) -> str | None:
+    """A message when `box` (a leaf that draws) runs out of an ancestor that clips or has a fixed height."""
+    x, y, w, h = _extent(box)
+    for anc in reversed(ancestors):
+        style = anc.style
+        clips = style["overflow"] != "visible"
+        sized = anc.element_tag not in ("html", "body") and not _is_table_part(anc)
+        tall = sized and style["height"] != "auto"
+        wide = sized and style["width"] != "auto"
+        if not (clips or tall or wide):
+            continue
+        ax, ay = anc.padding_box_x(), anc.padding_box_y()
+        aw, ah = anc.padding_width(), anc.padding_height()
+        if clips:  # a clipping box hides content on any side
+            beyond = max(ax - x, x + w - ax - aw, ay - y, y + h - ay - ah)
+        else:  # a box of fixed size lets content run out (into the next copy of a sheet, say)
+            beyond = max(y + h - ay - ah if tall else 0, x + w - ax - aw if wide else 0)
+        if beyond > SLACK:
+            verb = "is clipped by" if clips else "runs out of the bottom of"
+            return f"{_describe(box, box)} {verb} {_describe(anc, None)} by {beyond * PT_PER_PX:.0f} pt"
+    return None
+
+
+def _is_table_part(box) -> bool:
+    from weasyprint.formatting_structure import boxes
+
+    # A table cell's height is a minimum: its row grows with the content.
+    return isinstance(box, (boxes.TableCellBox, boxes.TableRowBox, boxes.TableRowGroupBox, boxes.TableBox))
+
+
+def _outermost_out(ancestors, box, side, area) -> object:
+    """The outermost element box that sticks out on `side` too (the table rather than its last cell)."""
+    left, top, right, bottom = area
+    for anc in ancestors:
+        if anc.element_tag in (None, "html", "body", "main") or anc.element is None:
+            continue
+        x, y, w, h = _extent(anc)
+        amount = {"left": left - x, "right": x + w - right, "top": top - y, "bottom": y + h - bottom}[side]
+        if amount > SLACK:
+            return anc
+    return box
+
+
+def _first_text_out(box, side, area):
+    """The first text of `box` that lies past the margin on `side` (the first column that is cut off)."""
+    from weasyprint.formatting_structure import boxes
+
+    left, top, right, bottom = area
+    for b in box.descendants():
+        if isinstance(b, boxes.TextBox) and b.text.strip():
+            x, y, w, h = _extent(b)
+            if {"left": left - x, "right": x + w - right, "top": top - y, "bottom": y + h - bottom}[side] > SLACK:
+                return b
+    return None
+
+
+def _inside_class(ancestors, classes) -> bool:
+    return _class_box(ancestors, classes) is not None
+
+
+def _class_box(ancestors, classes):
+    for anc in ancestors:
+        element = anc.element
+        if element is not None and set((element.get("class") or "").split()) & set(classes):
+            return anc
+    return None
+
+
+def _is_heading_end(heading, leaves) -> bool:
+    """The page's last text is a heading's (its first text is on this page: a heading, not a page's tail)."""
+    return any(heading in anc for _, anc in leaves)
+
+
+def _text_of(box, limit: int = 40) -> str:
+    parts = []
+    for b in box.descendants() if hasattr(box, "descendants") else (box,):
+        text = getattr(b, "text", None)
+        if text:
+            parts.append(text)
+        if sum(map(len, parts)) > limit:
+            break
+    text = " ".join(" ".join(parts).replace("\u2060", "").split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _describe(box, leaf) -> str:
+    """`table 'Set 6'`: the element's name and the text where it fails (or its own first text)."""
+    if box is None:
+        return "a box"
+    tag = box.element_tag or "box"
+    if tag in ("td", "th"):
+        tag = "table cell"
+    classes = (box.element.get("class") or "").split() if box.element is not None else []
+    name = f"{tag}.{classes[0]}" if classes and tag in ("div", "section", "p", "span", "aside", "footer") else tag
+    text = _text_of(leaf) if leaf is not None and getattr(leaf, "text", None) else _text_of(box)
+    return f"{name} '{text}'" if text else name
+
+
+def fill(document) -> float:
+    """How much of the first page's content height is used: the bottom of its lowest drawn box."""
+    from weasyprint.formatting_structure import boxes
+
+    page_box = document.pages[0]._page_box
+    top, height = page_box.content_box_y(), page_box.height
+    lowest = top
+    for root in page_box.children:
+        if isinstance(root, boxes.MarginBox):
+            continue
+        for box, _ in _walk(root, ()):
+            if _sides(box, boxes):
+                x, y, w, h = _extent(box)
+                if w > 0 or h > 0:
+                    lowest = max(lowest, y + h)
+    return (lowest - top) / height if height else 0.0
+
