@@ -8,7 +8,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-GAMES = ("bunco", "stop-the-bus", "tonk")
+from generator import GAMES  # every registered game, so a plugged-in game's pages carry its id
+
 #: A drawn card: `<span class="card …">` around a rank and a suit span; its Latin rank is the card's face.
 CARD_FACE = re.compile(r'<span class="card [^"]*"[^>]*>.*?</span></span>', re.S)
 #: A card face as pdftotext reads it: "10♦", "K♠".

@@ -89,3 +89,18 @@ def test_a_broken_concept_is_a_one_line_problem():
         "concept 'pot': 'en' and 'term' go together",
         "concept 'deal': unknown key 'colour' (one of: en, term, avoid, games, why)",
     ]
+
+
+def test_call_break_pages_are_call_break_and_a_trick_word_for_the_hand_is_found(html_build, tmp_path):
+    """Call Break's pages carry their game, so its own concepts apply: the Hindi example label calling the
+    held cards हाथ (the trick's word in Call Break; the back-translation review's hi finding) fails."""
+    docs = [d for d in documents(html_build) if d.lang == "hi" and d.path.name == "rulebook.html"
+            and d.game == "call-break"]
+    assert docs and not problems("hi", docs)
+    planted = tmp_path / "hi" / "call-break" / "rulebook.html"
+    planted.parent.mkdir(parents=True)
+    html = docs[0].path.read_text(encoding="utf-8")
+    assert "पत्ते: " in html
+    planted.write_text(html.replace("पत्ते: ", "हाथ में: "), encoding="utf-8")
+    found = problems("hi", [type(docs[0])(planted, "hi", "call-break", docs[0].twin)])
+    assert found and all("held-cards: avoided 'हाथ में:'" in p for p in found)

@@ -54,7 +54,8 @@ def test_overtrick_points_zero_from_the_command_line(tmp_path):
     assert '<main class="whole">' in sheet and "extra tricks score nothing" in sheet
     book = (tmp_path / "out/en/call-break/rulebook.html").read_text(encoding="utf-8")
     assert 'id="ex-overtrick-nothing"' in book and 'id="ex-overtrick"' not in book
-    assert "Each trick you take over your call adds 0 to your score." in book  # the house-rules box
+    assert "Extra tricks score nothing; a player who takes more tricks than they called scores just the call." \
+        in book  # the house-rules box
 
 
 def test_overtrick_points_from_a_house_rules_file(tmp_path):
@@ -79,7 +80,7 @@ def test_rules_lists_the_tenth():
     r = run_cli(ROOT, "rules", "call-break")
     assert r.returncode == 0, r.stderr
     line = next(l for l in r.stdout.splitlines() if "overtrick_points" in l)
-    assert "(default 0.1; allowed 0.1 | 0)" in line and "adds 0.1 to your score" in line
+    assert "(default 0.1; allowed 0.1 | 0)" in line and "Extra tricks score nothing" in line
 
 
 def test_scores_are_decimals_in_each_locale(tmp_path):
