@@ -106,8 +106,71 @@ def _line_fonts(stream, runs) -> dict:
     return fonts
 
 
+#: A move to the right inside a word, in thousandths of an em, from which a reader may see a space
+#: there: poppler breaks words at a gap of a tenth of the font size, PDFium and MuPDF at less. A word
+#: with a larger gap (letter-spacing, a mark placed back over its base, a Korean word joiner) is drawn
+#: in an ActualText span of its own.
+GAP = 30
+
+
+class _Cluster:
+    """One cluster of a line: its text, its glyphs, and whether its glyphs say its text."""
+
+    __slots__ = ("run", "text", "infos", "lost")
+
+    def __init__(self, run, text, infos, lost):
+        self.run, self.text, self.infos, self.lost = run, text, infos, lost
+
+
+def _words(clusters: list[_Cluster]):
+    """The line cut into words, each with the space (or spaces) that follow it."""
+    word = []
+    for cluster in clusters:
+        if word and not cluster.text.isspace() and word[-1].text[-1:].isspace():
+            yield word
+            word = []
+        word.append(cluster)
+    if word:
+        yield word
+
+
+def _pdf_width(font, font_size, pango_font, glyph_id, stream) -> int:
+    """The glyph's advance in the PDF font's /W (thousandths of an em), as WeasyPrint 70 computes it."""
+    if glyph_id not in font.widths:
+        pango.pango_font_get_glyph_extents(pango_font, glyph_id, stream.ink_rect, stream.logical_rect)
+        font.widths[glyph_id] = round(stream.logical_rect.width * 1000 * FROM_UNITS / font_size)
+    return font.widths[glyph_id]
+
+
+def _has_gap(word: list[_Cluster], stream) -> bool:
+    """Whether a reader would see a gap between two glyphs of the word (its trailing space aside).
+
+    A glyph drawn at x (its x offset) after its pen position and advancing the pen by its shaped
+    width leaves, to a reader who only knows the font's /W width, a gap of
+    x(next) - x(this) + shaped width - /W width before the next glyph.
+    """
+    previous = None  # the right edge of the last glyph, relative to the pen after it
+    for cluster in word:
+        if cluster.text.isspace():
+            break
+        font, font_size, pango_font, _code = cluster.run
+        for glyph_id, width, x_offset, _y in cluster.infos:
+            advance = width * 1000 * FROM_UNITS / font_size
+            if glyph_id == _EMPTY:
+                if previous is not None:
+                    previous -= advance
+                continue
+            if glyph_id & _UNKNOWN:
+                return True  # a .notdef box: its text comes from the span, whatever its width
+            x = x_offset / font_size
+            if previous is not None and x - previous > GAP:
+                return True
+            previous = x + _pdf_width(font, font_size, pango_font, glyph_id, stream) - advance
+    return False
+
+
 def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
-    """WeasyPrint 70's `draw_first_line`, with /ActualText spans around clusters whose glyphs lose their text."""
+    """WeasyPrint 70's `draw_first_line`, with /ActualText spans around words whose glyphs lose their text."""
     if text_overflow == "ellipsis" or block_ellipsis != "none":
         return _original_draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix)
     if not textbox.text.strip() or textbox.style["font_size"] < 1e-6:
@@ -121,10 +184,7 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
 
     stream.set_text_matrix(*matrix.values)
     utf8_text = layout.text.encode()
-    previous_pango_font = None
-    pieces = _TJ(stream)
-    show = pieces.show
-
+    clusters = []
     run = first_line.runs[0]
     while run != ffi.NULL:
         glyph_item = run.data
@@ -132,21 +192,17 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
         glyph_string = glyph_item.glyphs
         num_glyphs = glyph_string.num_glyphs
         pango_font = glyph_item.item.analysis.font
-        if pango_font != previous_pango_font:
-            previous_pango_font = pango_font
-            font, font_size = fonts[pango_font]
-            # Workaround for https://gitlab.gnome.org/GNOME/pango/-/issues/530 (as WeasyPrint does).
-            if pango.pango_version() < 14802:
-                font_size = textbox.style["font_size"]
-            show()
-            stream.set_font_size(font.hash, 1 if font.bitmap else font_size)
-        code = "02x" if font.bitmap else "04x"
+        font, font_size = fonts[pango_font]
+        # Workaround for https://gitlab.gnome.org/GNOME/pango/-/issues/530 (as WeasyPrint does).
+        if pango.pango_version() < 14802:
+            font_size = textbox.style["font_size"]
+        state = (font, font_size, pango_font, "02x" if font.bitmap else "04x")
         offset = glyph_item.item.offset
         rtl = bool(glyph_item.item.analysis.level % 2)
         # (glyph, width, x offset, y offset) of each glyph, read from C in one go
         infos = list(_GLYPH_INFO.iter_unpack(ffi.buffer(glyph_string.glyphs, num_glyphs * _GLYPH_INFO.size)))
-        clusters = ffi.unpack(glyph_string.log_clusters, num_glyphs)
-        for first, end, t1, t2 in _clusters(clusters, num_glyphs, glyph_item.item.length, rtl):
+        log_clusters = ffi.unpack(glyph_string.log_clusters, num_glyphs)
+        for first, end, t1, t2 in _clusters(log_clusters, num_glyphs, glyph_item.item.length, rtl):
             text = utf8_text[offset + t1:offset + t2].decode()
             glyph_ids = []
             for i in range(first, end):
@@ -158,14 +214,35 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
                                                             alone=end - first == 1)
                 glyph_ids.append(glyph_id)
             mapped = [font.to_unicode[g] for g in glyph_ids]
-            # PDFium reads a glyph mapped to "" as its glyph number ("=" for glyph 0x3d): wrap those too.
-            wrap = bool(glyph_ids) and ("".join(mapped) != text or "" in mapped)
-            if wrap:
+            # PDFium reads a glyph mapped to "" as its glyph number ("=" for glyph 0x3d): those are lost too.
+            lost = bool(glyph_ids) and ("".join(mapped) != text or "" in mapped)
+            clusters.append(_Cluster(state, text, infos[first:end], lost))
+
+    pieces = _TJ(stream)
+    show = pieces.show
+    current = None
+    for word in _words(clusters):
+        # One span per word, never per cluster: readers that place a span's text where its first
+        # glyph is (MuPDF) or break words at gaps (poppler, PDFium) get the word whole. The span's
+        # text ends with the space after the word, so the next word never runs into it.
+        wrap = any(c.lost for c in word) or _has_gap(word, stream)
+        body = len(word)
+        while body and word[body - 1].text.isspace():
+            body -= 1
+        for i, cluster in enumerate(word):
+            if cluster.run is not current:
+                font, font_size, pango_font, code = current = cluster.run
                 show()
-                stream.begin_marked_content("Span", pydyf.Dictionary({"ActualText": actual_text(text)}))
-            for i in range(first, end):
-                _draw_glyph(stream, font, font_size, pango_font, infos[i], pieces, code)
-            if wrap:
+                stream.set_font_size(font.hash, 1 if font.bitmap else font_size)
+            if wrap and i == 0:
+                # After the font is set: MuPDF cuts a span that starts with a font change in two lines.
+                show()
+                text = "".join(c.text for c in word)
+                stream.begin_marked_content("Span", pydyf.Dictionary({"ActualText": actual_text(
+                    text if body < len(word) else text + " ")}))
+            for info in cluster.infos:
+                _draw_glyph(stream, font, font_size, pango_font, info, pieces, code)
+            if wrap and i == body - 1:
                 show()
                 stream.end_marked_content()
     show()
@@ -222,11 +299,7 @@ def _draw_glyph(stream, font, font_size, pango_font, glyph_info: tuple, pieces: 
         if x_offset:
             pieces.append(-x_offset)
         pieces.append(format(glyph_id, code))
-    if glyph_id in font.widths:
-        logical_width = font.widths[glyph_id]
-    else:
-        pango.pango_font_get_glyph_extents(pango_font, glyph_id, stream.ink_rect, stream.logical_rect)
-        logical_width = font.widths[glyph_id] = round(stream.logical_rect.width * 1000 * FROM_UNITS / font_size)
+    logical_width = _pdf_width(font, font_size, pango_font, glyph_id, stream)
     kerning = logical_width + x_offset - width * 1000 * FROM_UNITS / font_size
     if int(kerning):  # WeasyPrint also writes the zeros; they move nothing
         pieces.append(int(kerning))
