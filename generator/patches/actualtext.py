@@ -113,6 +113,12 @@ def _line_fonts(stream, runs) -> dict:
 GAP = 30
 
 
+#: Characters of the layout text that are not the document's text: the word joiners print puts between
+#: Korean letters (render/script.py) and soft hyphens. MuPDF reads a joiner as punctuation and puts a
+#: space after it where letters are spaced apart.
+_NOT_TEXT = str.maketrans("", "", "\u2060\u00ad")
+
+
 class _Cluster:
     """One cluster of a line: its text, its glyphs, and whether its glyphs say its text."""
 
@@ -237,7 +243,7 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
             if wrap and i == 0:
                 # After the font is set: MuPDF cuts a span that starts with a font change in two lines.
                 show()
-                text = "".join(c.text for c in word)
+                text = "".join(c.text for c in word).translate(_NOT_TEXT)
                 stream.begin_marked_content("Span", pydyf.Dictionary({"ActualText": actual_text(
                     text if body < len(word) else text + " ")}))
             for info in cluster.infos:
