@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import codecs
 import struct
+import unicodedata
 
 import weasyprint
 
@@ -183,6 +184,54 @@ def _has_gap(word: list[_Cluster], stream) -> bool:
     return False
 
 
+def _mupdf_items(word: list[_Cluster], stream) -> list[tuple[bool, str, float, float, float]]:
+    """The characters MuPDF makes of a word's glyphs: (has a glyph, character, x, advance, font size), x
+    and advance in text space from the word's start, as MuPDF reads the TJ arrays this module writes.
+    A glyph gives one character per character of its ToUnicode text (the first with the glyph, the
+    others as fillers), or U+FFFD when it maps to nothing."""
+    items, pen = [], 0.0
+    for cluster in word:
+        font, font_size, pango_font, _code = cluster.run
+        for glyph_id, width, x_offset, _y in cluster.infos:
+            if glyph_id == _EMPTY:
+                pen += width / font_size / 1000 * font_size
+                continue
+            if glyph_id & _UNKNOWN:
+                return []  # a .notdef box: not modelled
+            pdf_width = _pdf_width(font, font_size, pango_font, glyph_id, stream)
+            x = x_offset / font_size
+            kerning = int(pdf_width + x - width * 1000 * FROM_UNITS / font_size)
+            text = font.to_unicode.get(glyph_id) or "\ufffd"
+            items.append((True, text[0], pen + x / 1000 * font_size, pdf_width / 1000 * font_size, font_size))
+            items += [(False, ch, pen, 0.0, font_size) for ch in text[1:]]
+            pen += (x + pdf_width - kerning) / 1000 * font_size
+    return items
+
+
+def _mupdf_breaks_line(items, text: str) -> bool:
+    """Whether MuPDF (1.2x, stext-device.c) would start a new line inside a word drawn in a span with
+    this ActualText. It gives the text's characters to the glyphs one by one after the longest
+    prefix they already read as (and only while the glyph's index is under the count of characters
+    left); a combining mark given to a glyph rides on the pen, so the glyph's advance is lost, and a
+    glyph more than 0.8 em past the pen starts a new line."""
+    start = 0
+    while start < len(items) and start < len(text) and items[start][1] == text[start]:
+        start += 1
+    left = len(text) - start
+    pen = None
+    for i, (glyph, ch, x, advance, size) in enumerate(items):
+        if i >= start:
+            if i >= left:
+                break  # MuPDF sends the rest of the text at the end of the span, on the pen
+            ch = text[i]
+        if not glyph or unicodedata.category(ch) == "Mn":
+            continue
+        if pen is not None and abs(x - pen) / size >= 0.8:
+            return True
+        pen = x + advance
+    return False
+
+
 def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
     """WeasyPrint 70's `draw_first_line`, with /ActualText spans around words whose glyphs lose their text."""
     if text_overflow == "ellipsis" or block_ellipsis != "none":
@@ -252,8 +301,14 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
                 # After the font is set: MuPDF cuts a span that starts with a font change in two lines.
                 show()
                 text = "".join(c.text for c in word).translate(_NOT_TEXT)
-                stream.begin_marked_content("Span", pydyf.Dictionary({"ActualText": actual_text(
-                    text if body < len(word) else text + " ")}))
+                text = text if body < len(word) else text + " "
+                # MuPDF gives the text's characters to the glyphs one by one: where that would start
+                # a new line inside the word, a leading space shifts them by one (readers that take
+                # the text as a whole only see one more space between words).
+                items = _mupdf_items(word[:body], stream)
+                if _mupdf_breaks_line(items, text) and not _mupdf_breaks_line(items, " " + text):
+                    text = " " + text
+                stream.begin_marked_content("Span", pydyf.Dictionary({"ActualText": actual_text(text)}))
             for info in cluster.infos:
                 _draw_glyph(stream, font, font_size, pango_font, info, pieces, code)
             if wrap and i == body - 1:
