@@ -91,6 +91,34 @@ def pdf_build(tmp_path_factory) -> Path:
     return shared(tmp_path_factory, "pdf-build", make) / "out"
 
 
+@pytest.fixture(scope="session")
+def kit_build(tmp_path_factory) -> Path:
+    """A Bunco and a Tonk kit in every locale, A4 PDF and HTML, in OUT/kit/ (for `make test-full`)."""
+    def make(folder: Path) -> None:
+        locales = sorted(p.parent.name for p in (ROOT / "locales").glob("*/locale.toml"))
+        for code in locales:
+            for game, players in KIT_PLAYERS.items():
+                result = run_cli(ROOT, "kit", game, "--players", players, "--locale", code, "--paper", "a4",
+                                 "--out", str(folder / "out" / "kit"))
+                assert result.returncode == 0, result.stderr
+    return shared(tmp_path_factory, "kit-build", make) / "out"
+
+
+#: House rules that change prose, examples and sheets of two games (the house-rules edition of `make test-full`).
+HOUSE_RULES = ("bunco.wipeout=true", "tonk.hand_size=7")
+
+
+@pytest.fixture(scope="session")
+def house_rules_build(tmp_path_factory) -> Path:
+    """Bunco and Tonk under house rules, every locale, A4 PDF and HTML (for `make test-full`)."""
+    def make(folder: Path) -> None:
+        rules = [arg for rule in HOUSE_RULES for arg in ("--rule", rule)]
+        result = run_cli(ROOT, "build", "--games", "bunco", "tonk", "--papers", "a4", *rules, "--jobs", "2",
+                         "--out", str(folder / "out"))
+        assert result.returncode == 0, result.stderr
+    return shared(tmp_path_factory, "house-rules-build", make) / "out"
+
+
 def sheets_per_locale(tables: int = 3) -> int:
     """Printable sheets of one locale and paper in a default build, counted from the game registry:
     each game's sheets, a per-table sheet once per table (three tables by default)."""
@@ -105,7 +133,7 @@ def documents_per_locale(tables: int = 3) -> int:
 
 
 #: Session builds that render every PDF: the tests that read them belong to `make test-full`.
-HEAVY_FIXTURES = {"full_build", "pdf_build"}
+HEAVY_FIXTURES = {"full_build", "pdf_build", "kit_build", "house_rules_build"}
 #: Test modules that take minutes: installs into a fresh virtual environment, and renders of many
 #: PDFs twice over to compare their bytes.
 HEAVY_MODULES = {"test_packaging.py", "test_game_plugins.py", "test_pdf_stylesheets.py"}

@@ -11,14 +11,22 @@ right for Latin and Hangul, but Indic shaping breaks it twice:
 
 No ToUnicode map can express either. The PDF answer (ISO 32000-1, 14.9.4) is marked content with
 an /ActualText property around the glyphs: `/Span <</ActualText <FEFF...>>> BDC ... EMC`. This
-module draws a line exactly as WeasyPrint does and wraps each cluster whose glyphs do not map back
-to exactly its text in such a span. Clusters that map back are written as before, so Latin text
-costs nothing; the ToUnicode map stays as the fallback for readers that ignore ActualText. That map
+module draws a line exactly as WeasyPrint does and wraps each *word* that needs it in such a span:
+a word with a cluster whose glyphs do not map back to exactly its text, or with a gap between two
+of its glyphs that a reader could take for a space (letter-spacing, a virama or nukta placed back
+over its base, Korean word joiners). One span per word, never per cluster: Pango cuts some
+syllables into two clusters (ম + ো), and a span around half a syllable made MuPDF repeat letters
+("খেললোয়াড়"); poppler and PDFium put spaces where spans met ("टे बल"). The span's text is the word
+and the space after it, while the space glyph itself is drawn after the span: MuPDF matches a
+span's last glyphs against the end of its text and, counting UTF-8 bytes as characters, repeats
+the matched end of any non-Latin word ("खिलाड़ी ड़ी"); a text ending in a space its glyphs do not
+end with never matches. The joiners print puts between Korean letters are left out of the text.
+Words that map back and have no gap are written as before, so most Latin text costs nothing; the
+ToUnicode map stays as the fallback for readers that ignore ActualText. That map
 is made a little better too: a glyph first seen in a cluster of several glyphs says the one letter
 the font's cmap draws with it, where there is one (PDFium ignores a span whose text it cannot
-relate to the glyphs, and reads a glyph mapped to nothing as its glyph number). Measured on the
-rulebooks: Hindi, Nepali and Bengali words found in extracted text went from 50-86 % to 100 %
-with poppler and PDFium, for a few per cent more bytes.
+relate to the glyphs, and reads a glyph mapped to nothing as its glyph number). README, "Text
+fidelity", has the figures in poppler, PDFium and MuPDF.
 
 `install()` replaces `weasyprint.draw.text.draw_first_line` (also used for SVG text). Lines drawn
 with an ellipsis, and lines in colour (emoji) fonts, are left to WeasyPrint's own function.
@@ -31,6 +39,7 @@ from __future__ import annotations
 
 import codecs
 import struct
+import unicodedata
 
 import weasyprint
 
@@ -106,8 +115,125 @@ def _line_fonts(stream, runs) -> dict:
     return fonts
 
 
+#: A move to the right inside a word, in thousandths of an em, from which a reader may see a space
+#: there: poppler breaks words at a gap of a tenth of the font size, PDFium and MuPDF at less. A word
+#: with a larger gap (letter-spacing, a mark placed back over its base, a Korean word joiner) is drawn
+#: in an ActualText span of its own.
+GAP = 30
+
+
+#: Characters of the layout text that are not the document's text: the word joiners print puts between
+#: Korean letters (render/script.py) and soft hyphens. MuPDF reads a joiner as punctuation and puts a
+#: space after it where letters are spaced apart.
+_NOT_TEXT = str.maketrans("", "", "\u2060\u00ad")
+
+
+class _Cluster:
+    """One cluster of a line: its text, its glyphs, and whether its glyphs say its text."""
+
+    __slots__ = ("run", "text", "infos", "lost")
+
+    def __init__(self, run, text, infos, lost):
+        self.run, self.text, self.infos, self.lost = run, text, infos, lost
+
+
+def _words(clusters: list[_Cluster]):
+    """The line cut into words, each with the space (or spaces) that follow it."""
+    word = []
+    for cluster in clusters:
+        if word and not cluster.text.isspace() and word[-1].text[-1:].isspace():
+            yield word
+            word = []
+        word.append(cluster)
+    if word:
+        yield word
+
+
+def _pdf_width(font, font_size, pango_font, glyph_id, stream) -> int:
+    """The glyph's advance in the PDF font's /W (thousandths of an em), as WeasyPrint 70 computes it."""
+    if glyph_id not in font.widths:
+        pango.pango_font_get_glyph_extents(pango_font, glyph_id, stream.ink_rect, stream.logical_rect)
+        font.widths[glyph_id] = round(stream.logical_rect.width * 1000 * FROM_UNITS / font_size)
+    return font.widths[glyph_id]
+
+
+def _has_gap(word: list[_Cluster], stream) -> bool:
+    """Whether a reader would see a gap between two glyphs of the word (its trailing space aside).
+
+    A glyph drawn at x (its x offset) after its pen position and advancing the pen by its shaped
+    width leaves, to a reader who only knows the font's /W width, a gap of
+    x(next) - x(this) + shaped width - /W width before the next glyph.
+    """
+    previous = None  # the right edge of the last glyph, relative to the pen after it
+    for cluster in word:
+        if cluster.text.isspace():
+            break
+        font, font_size, pango_font, _code = cluster.run
+        for glyph_id, width, x_offset, _y in cluster.infos:
+            advance = width * 1000 * FROM_UNITS / font_size
+            if glyph_id == _EMPTY:
+                if previous is not None:
+                    previous -= advance
+                continue
+            if glyph_id & _UNKNOWN:
+                return True  # a .notdef box: its text comes from the span, whatever its width
+            x = x_offset / font_size
+            if previous is not None and x - previous > GAP:
+                return True
+            previous = x + _pdf_width(font, font_size, pango_font, glyph_id, stream) - advance
+    return False
+
+
+def _mupdf_items(word: list[_Cluster], stream) -> list[tuple[bool, str, float, float, float]]:
+    """The characters MuPDF makes of a word's glyphs: (has a glyph, character, x, advance, font size), x
+    and advance in text space from the word's start, as MuPDF reads the TJ arrays this module writes.
+    A glyph gives one character per character of its ToUnicode text (the first with the glyph, the
+    others as fillers), or U+FFFD when it maps to nothing."""
+    items, pen = [], 0.0
+    for cluster in word:
+        font, font_size, pango_font, _code = cluster.run
+        for glyph_id, width, x_offset, _y in cluster.infos:
+            if glyph_id == _EMPTY:
+                pen += width / font_size / 1000 * font_size
+                continue
+            if glyph_id & _UNKNOWN:
+                return []  # a .notdef box: not modelled
+            pdf_width = _pdf_width(font, font_size, pango_font, glyph_id, stream)
+            x = x_offset / font_size
+            kerning = int(pdf_width + x - width * 1000 * FROM_UNITS / font_size)
+            text = font.to_unicode.get(glyph_id) or "\ufffd"
+            items.append((True, text[0], pen + x / 1000 * font_size, pdf_width / 1000 * font_size, font_size))
+            items += [(False, ch, pen, 0.0, font_size) for ch in text[1:]]
+            pen += (x + pdf_width - kerning) / 1000 * font_size
+    return items
+
+
+def _mupdf_breaks_line(items, text: str) -> bool:
+    """Whether MuPDF (1.2x, stext-device.c) would start a new line inside a word drawn in a span with
+    this ActualText. It gives the text's characters to the glyphs one by one after the longest
+    prefix they already read as (and only while the glyph's index is under the count of characters
+    left); a combining mark given to a glyph rides on the pen, so the glyph's advance is lost, and a
+    glyph more than 0.8 em past the pen starts a new line."""
+    start = 0
+    while start < len(items) and start < len(text) and items[start][1] == text[start]:
+        start += 1
+    left = len(text) - start
+    pen = None
+    for i, (glyph, ch, x, advance, size) in enumerate(items):
+        if i >= start:
+            if i >= left:
+                break  # MuPDF sends the rest of the text at the end of the span, on the pen
+            ch = text[i]
+        if not glyph or unicodedata.category(ch) == "Mn":
+            continue
+        if pen is not None and abs(x - pen) / size >= 0.8:
+            return True
+        pen = x + advance
+    return False
+
+
 def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
-    """WeasyPrint 70's `draw_first_line`, with /ActualText spans around clusters whose glyphs lose their text."""
+    """WeasyPrint 70's `draw_first_line`, with /ActualText spans around words whose glyphs lose their text."""
     if text_overflow == "ellipsis" or block_ellipsis != "none":
         return _original_draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix)
     if not textbox.text.strip() or textbox.style["font_size"] < 1e-6:
@@ -121,10 +247,7 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
 
     stream.set_text_matrix(*matrix.values)
     utf8_text = layout.text.encode()
-    previous_pango_font = None
-    pieces = _TJ(stream)
-    show = pieces.show
-
+    clusters = []
     run = first_line.runs[0]
     while run != ffi.NULL:
         glyph_item = run.data
@@ -132,21 +255,17 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
         glyph_string = glyph_item.glyphs
         num_glyphs = glyph_string.num_glyphs
         pango_font = glyph_item.item.analysis.font
-        if pango_font != previous_pango_font:
-            previous_pango_font = pango_font
-            font, font_size = fonts[pango_font]
-            # Workaround for https://gitlab.gnome.org/GNOME/pango/-/issues/530 (as WeasyPrint does).
-            if pango.pango_version() < 14802:
-                font_size = textbox.style["font_size"]
-            show()
-            stream.set_font_size(font.hash, 1 if font.bitmap else font_size)
-        code = "02x" if font.bitmap else "04x"
+        font, font_size = fonts[pango_font]
+        # Workaround for https://gitlab.gnome.org/GNOME/pango/-/issues/530 (as WeasyPrint does).
+        if pango.pango_version() < 14802:
+            font_size = textbox.style["font_size"]
+        state = (font, font_size, pango_font, "02x" if font.bitmap else "04x")
         offset = glyph_item.item.offset
         rtl = bool(glyph_item.item.analysis.level % 2)
         # (glyph, width, x offset, y offset) of each glyph, read from C in one go
         infos = list(_GLYPH_INFO.iter_unpack(ffi.buffer(glyph_string.glyphs, num_glyphs * _GLYPH_INFO.size)))
-        clusters = ffi.unpack(glyph_string.log_clusters, num_glyphs)
-        for first, end, t1, t2 in _clusters(clusters, num_glyphs, glyph_item.item.length, rtl):
+        log_clusters = ffi.unpack(glyph_string.log_clusters, num_glyphs)
+        for first, end, t1, t2 in _clusters(log_clusters, num_glyphs, glyph_item.item.length, rtl):
             text = utf8_text[offset + t1:offset + t2].decode()
             glyph_ids = []
             for i in range(first, end):
@@ -158,14 +277,41 @@ def draw_first_line(stream, textbox, text_overflow, block_ellipsis, matrix):
                                                             alone=end - first == 1)
                 glyph_ids.append(glyph_id)
             mapped = [font.to_unicode[g] for g in glyph_ids]
-            # PDFium reads a glyph mapped to "" as its glyph number ("=" for glyph 0x3d): wrap those too.
-            wrap = bool(glyph_ids) and ("".join(mapped) != text or "" in mapped)
-            if wrap:
+            # PDFium reads a glyph mapped to "" as its glyph number ("=" for glyph 0x3d): those are lost too.
+            lost = bool(glyph_ids) and ("".join(mapped) != text or "" in mapped)
+            clusters.append(_Cluster(state, text, infos[first:end], lost))
+
+    pieces = _TJ(stream)
+    show = pieces.show
+    current = None
+    for word in _words(clusters):
+        # One span per word, never per cluster: readers that place a span's text where its first
+        # glyph is (MuPDF) or break words at gaps (poppler, PDFium) get the word whole. The span's
+        # text ends with the space after the word, so the next word never runs into it.
+        wrap = any(c.lost for c in word) or _has_gap(word, stream)
+        body = len(word)
+        while body and word[body - 1].text.isspace():
+            body -= 1
+        for i, cluster in enumerate(word):
+            if cluster.run is not current:
+                font, font_size, pango_font, code = current = cluster.run
                 show()
+                stream.set_font_size(font.hash, 1 if font.bitmap else font_size)
+            if wrap and i == 0:
+                # After the font is set: MuPDF cuts a span that starts with a font change in two lines.
+                show()
+                text = "".join(c.text for c in word).translate(_NOT_TEXT)
+                text = text if body < len(word) else text + " "
+                # MuPDF gives the text's characters to the glyphs one by one: where that would start
+                # a new line inside the word, a leading space shifts them by one (readers that take
+                # the text as a whole only see one more space between words).
+                items = _mupdf_items(word[:body], stream)
+                if _mupdf_breaks_line(items, text) and not _mupdf_breaks_line(items, " " + text):
+                    text = " " + text
                 stream.begin_marked_content("Span", pydyf.Dictionary({"ActualText": actual_text(text)}))
-            for i in range(first, end):
-                _draw_glyph(stream, font, font_size, pango_font, infos[i], pieces, code)
-            if wrap:
+            for info in cluster.infos:
+                _draw_glyph(stream, font, font_size, pango_font, info, pieces, code)
+            if wrap and i == body - 1:
                 show()
                 stream.end_marked_content()
     show()
@@ -222,11 +368,7 @@ def _draw_glyph(stream, font, font_size, pango_font, glyph_info: tuple, pieces: 
         if x_offset:
             pieces.append(-x_offset)
         pieces.append(format(glyph_id, code))
-    if glyph_id in font.widths:
-        logical_width = font.widths[glyph_id]
-    else:
-        pango.pango_font_get_glyph_extents(pango_font, glyph_id, stream.ink_rect, stream.logical_rect)
-        logical_width = font.widths[glyph_id] = round(stream.logical_rect.width * 1000 * FROM_UNITS / font_size)
+    logical_width = _pdf_width(font, font_size, pango_font, glyph_id, stream)
     kerning = logical_width + x_offset - width * 1000 * FROM_UNITS / font_size
     if int(kerning):  # WeasyPrint also writes the zeros; they move nothing
         pieces.append(int(kerning))

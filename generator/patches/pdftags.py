@@ -12,6 +12,16 @@ its own /Span structure element holding one marked-content id; a PDF structure e
 those ids itself (14.7.2). Folding such bare spans into their parent halves the number of
 structure elements, which is most of what tagging adds to a file. Tied to WeasyPrint 70.0 like
 actualtext.
+
+For PDF/UA-1 (ISO 14289-1, which the PDFs declare through WeasyPrint's `pdf/ua-1` variant) it adds
+two things WeasyPrint leaves out:
+
+- every table header cell says what it heads (/Scope /Column, or /Row for `<th scope="row">`),
+  beside the /Headers WeasyPrint gives the data cells (7.5: header cells shall be determinable);
+- a group WeasyPrint paints on a page outside any marked content (an element with `opacity`, a
+  masked background image, drawn once into a form XObject and then shown with `Do`) is marked:
+  as /Span when the group holds tagged content (its own marked content, with MCIDs, stays inside),
+  as an /Artifact when it holds only decoration (7.1: content is real content or an artifact).
 """
 
 from __future__ import annotations
@@ -29,6 +39,8 @@ _original_add_tags = _tags.add_tags
 _REFERENCE = re.compile(rb"(\d+) 0 R")
 #: The keys of a structure element WeasyPrint makes for one piece of text, and nothing else.
 _BARE_SPAN = {"Type", "S", "K", "Pg", "P"}
+#: HTML's scope attribute as PDF's /Scope (a header cell without one heads its column, as WeasyPrint reads it).
+_SCOPES = {"row": "/Row", "rowgroup": "/Row", "col": "/Column", "colgroup": "/Column"}
 
 
 def _build_box_tree(box, parent, pdf, page_number, nums, annotations, tags):
@@ -42,6 +54,9 @@ def _build_box_tree(box, parent, pdf, page_number, nums, annotations, tags):
                 struct["Alt"] = pydyf.String(label)
             elif tag == "table" and struct["S"] == "/Table":
                 struct["A"] = pydyf.Dictionary({"O": "/Table", "Summary": pydyf.String(label)})
+        if tag == "th" and struct["S"] == "/TH" and element is not None:
+            struct.setdefault("A", pydyf.Dictionary({"O": "/Table"}))["Scope"] = _SCOPES.get(
+                (element.get("scope") or "").strip().lower(), "/Column")
         yield struct
 
 
@@ -50,6 +65,43 @@ def add_tags(pdf, document, pdf_version, page_streams):
     first = len(pdf.objects)
     _original_add_tags(pdf, document, pdf_version, page_streams)
     fold_text_spans(pdf, first)
+    for stream in page_streams:
+        mark_group_paints(pdf, stream)
+
+
+def _form(pdf, value):
+    """A form XObject from a resource dictionary: the stream itself, or the object a reference names."""
+    if isinstance(value, bytes) and _REFERENCE.fullmatch(value):
+        value = _resolve(pdf, value)
+    return value if isinstance(getattr(value, "stream", None), list) else None
+
+
+def _holds_tags(pdf, group, seen=()) -> bool:
+    """Whether a form XObject's content (or a form it paints) holds marked content with an MCID."""
+    if any(isinstance(item, pydyf.Dictionary) and "MCID" in item for item in group.stream):
+        return True
+    resources = getattr(group, "_resources", None) or {}
+    inner = [_form(pdf, v) for v in (resources.get("XObject") or {}).values()]
+    return any(_holds_tags(pdf, f, (*seen, id(group))) for f in inner if f is not None and id(f) not in seen)
+
+
+def mark_group_paints(pdf, stream) -> None:
+    """Wrap each `Do` of a page stream that sits outside marked content: /Span around a group that holds
+    tagged content, /Artifact around one that holds none."""
+    items, depth, out = stream.stream, 0, []
+    forms = stream._resources["XObject"]
+    for item in items:
+        if item in (b"BDC", b"BMC"):
+            depth += 1
+        elif item == b"EMC":
+            depth -= 1
+        elif depth == 0 and isinstance(item, bytes) and item.endswith(b" Do") and item.startswith(b"/"):
+            form = _form(pdf, forms.get(item[1:-3].decode()))
+            tag = "/Span" if form is not None and _holds_tags(pdf, form) else "/Artifact"
+            out += [tag, b"BMC", item, b"EMC"]
+            continue
+        out.append(item)
+    stream.stream[:] = out
 
 
 def _resolve(pdf, reference):

@@ -255,8 +255,10 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bo
             inspect(doc)  # what the caller reads back from the layout (a kit: the page of each part)
         out = io.BytesIO()
         # Tagged: headings, lists, tables and figures with alt text reach screen readers, the language
-        # and the title (shown in the title bar) come from <html lang> and <title>.
-        doc.write_pdf(out, pdf_identifier=b"rulesheets" + name.encode()[:16], pdf_tags=True)
+        # and the title (shown in the title bar) come from <html lang> and <title>. PDF/UA-1 declares
+        # that in the XMP metadata (pdfuaid:part 1); patches/pdftags.py adds what the claim needs.
+        doc.write_pdf(out, pdf_identifier=b"rulesheets" + name.encode()[:16], pdf_tags=True,
+                      pdf_variant="pdf/ua-1")
     if watcher.refused:
         raise RenderError(f"{name}: {watcher.refused[0]}")
     if watcher.missing:
