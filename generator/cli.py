@@ -34,6 +34,27 @@ def _positive(value: str) -> int:
     return n
 
 
+def _port(value: str) -> int:
+    n = _positive(value)
+    if n > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {n}")
+    return n
+
+
+def _jobs(requested: int) -> int:
+    """--jobs, at most one worker per CPU this process may use (each worker holds a few hundred MB)."""
+    import os
+
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    if requested > cpus:
+        print(f"rulesheets: --jobs {requested} is more than the {cpus} CPUs here; using {cpus}", file=sys.stderr)
+        return cpus
+    return requested
+
+
 def _date(value: str):
     import datetime as dt
 
@@ -110,7 +131,7 @@ def parser() -> argparse.ArgumentParser:
     v = command("serve", "live preview: build, serve on 127.0.0.1, rebuild and reload pages on every change")
     selection(v)
     outputs(v, "preview folder (default: a folder in the cache)")
-    v.add_argument("--port", type=_positive, default=8000, metavar="N",
+    v.add_argument("--port", type=_port, default=8000, metavar="N",
                    help="port on 127.0.0.1: 1 to 65535 (default 8000; 0 picks a free one)")
     sheet_options(v)
 
@@ -290,7 +311,7 @@ def _run(args) -> int:
     opts = Options(games=games, locales=locales, formats=_many(args.formats, ("html", "pdf")),
                    papers=_many(args.papers, ("a4", "letter")),
                    out=args.out or (args.output_root if args.command == "build" else None) or default_output(),
-                   jobs=args.jobs, strict=args.strict, sheets=sheets, base_url=args.base_url,
+                   jobs=_jobs(args.jobs), strict=args.strict, sheets=sheets, base_url=args.base_url,
                    site_name=args.site_name, house_rules=house_rules, kinds=kinds)
     if args.command == "serve":
         from generator.commands.serve import serve

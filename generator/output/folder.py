@@ -20,6 +20,7 @@ import stat
 from pathlib import Path
 
 from generator import PROJECT_DIR
+from generator.core import lifecycle
 from generator.core.files import atomic_write
 from generator.core.errors import InputError, Problem
 from generator.core.paths import display_path
@@ -127,6 +128,13 @@ def check_target(out: Path) -> Path:
             raise _refuse(shown_as, f"is not empty and holds no previous rulesheets output (no {MANIFEST} and "
                                  f"{STATE_FILE}); choose a new or empty folder")
     return target
+
+
+def mark_preview(out: Path) -> None:
+    """Mark a folder `serve` writes into as a rulesheets output (its files change in place, so no key)."""
+    if not (out / MANIFEST).exists():
+        atomic_write(out / MANIFEST, b"[]\n")
+    atomic_write(out / STATE_FILE, json.dumps({"made_by": "rulesheets serve", "key": None, "files": {}}).encode())
 
 
 # --- the kit: kit/ in the output folder, kept across builds -----------------------------------------
@@ -260,6 +268,7 @@ def locked(out: Path, name: str):
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise _refuse(name, f"cannot be written ({exc.strerror})") from None
+    lifecycle.keep_from_children(fd)  # a forked worker must never hold the lock after this build ends
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -277,6 +286,7 @@ def locked(out: Path, name: str):
             raise _refuse(name, f"cannot be recovered from an interrupted build ({exc.strerror})") from None
         yield out
     finally:
+        lifecycle.release(fd)
         os.close(fd)  # closing releases the lock; the file stays, so a waiting build locks the same inode
 
 
