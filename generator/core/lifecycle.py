@@ -48,6 +48,7 @@ received: int | None = None
 _children_close: set[int] = set()
 _pools: weakref.WeakSet = weakref.WeakSet()
 _run_folder: Path | None = None
+_folder_owner: int | None = None
 
 
 def signal_name(signum: int) -> str:
@@ -70,15 +71,24 @@ def _on_signal(signum, frame) -> None:
 
 def start() -> None:
     """Called once by the command line before any work: handlers, and the run's temporary folder."""
-    global _main_pid, _run_folder
+    global _main_pid
     _main_pid = os.getpid()
     for signum in SIGNALS:
         with contextlib.suppress(ValueError, OSError):  # not the main thread (tests calling main())
             signal.signal(signum, _on_signal)
     _sweep_dead_runs()
     with contextlib.suppress(OSError):
+        tempfile.tempdir = str(run_folder())  # forked workers inherit it
+
+
+def run_folder() -> Path:
+    """This run's own temporary folder (made on first use; removed by `finish`)."""
+    global _run_folder
+    if _run_folder is None:
+        global _folder_owner
         _run_folder = Path(tempfile.mkdtemp(prefix=f"rulesheets-{os.getpid()}-"))
-        tempfile.tempdir = str(_run_folder)  # forked workers inherit it
+        _folder_owner = os.getpid()
+    return _run_folder
 
 
 def finish() -> None:
@@ -86,7 +96,7 @@ def finish() -> None:
     global _run_folder
     for pool in list(_pools):
         kill_pool(pool)
-    if _run_folder is not None and os.getpid() == _main_pid:
+    if _run_folder is not None and os.getpid() in (_main_pid, _folder_owner):
         if tempfile.tempdir == str(_run_folder):
             tempfile.tempdir = None
         shutil.rmtree(_run_folder, ignore_errors=True)

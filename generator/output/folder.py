@@ -202,18 +202,22 @@ def write_kit_files(out: Path, files: dict[str, bytes], root: Path | None = None
 
     `root`: the output folder whose kit/ this is. Its lock is taken (a build and a kit never
     write it at once) and, once it is a build's output, its state file records the kit's files.
+    A folder that cannot be written (read-only, a file in the way, a full disk) is one line.
     """
     written = []
     with locked(root or out, shown(out)):
-        out.mkdir(parents=True, exist_ok=True)
-        atomic_write(out / KIT_MARK, b"rulesheets kit\n")
-        for name, data in files.items():
-            atomic_write(out / name, data)
-            written.append(out / name)
-        if root is not None and is_output(root):
-            state = read_state(root)
-            state["kit"] = {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(kit_files(root).items())}
-            atomic_write(root / STATE_FILE, json.dumps(state, sort_keys=True).encode("utf-8"))
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            atomic_write(out / KIT_MARK, b"rulesheets kit\n")
+            for name, data in files.items():
+                atomic_write(out / name, data)
+                written.append(out / name)
+            if root is not None and is_output(root):
+                state = read_state(root)
+                state["kit"] = {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(kit_files(root).items())}
+                atomic_write(root / STATE_FILE, json.dumps(state, sort_keys=True).encode("utf-8"))
+        except OSError as exc:
+            raise _refuse(shown(out), f"cannot be written ({exc.strerror or exc})") from None
     return written
 
 
