@@ -58,7 +58,7 @@ def usable_cache(folder: Path) -> Path:
         probe.unlink()
         return folder
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
+        reason = "not a folder" if isinstance(exc, FileExistsError) else (exc.strerror or type(exc).__name__)
     try:
         fallback = lifecycle.run_folder() / "cache"
     except OSError:
