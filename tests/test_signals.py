@@ -210,11 +210,9 @@ ALWAYS = {("build", "TERM", "rendering"), ("build", "KILL", "rendering"), ("buil
           ("serve", "TERM", "rebuilding"), ("kit", "INT", "rendering")}
 
 
-def _cases(command: str, points: tuple[str, ...]):
-    for name in SIGNALS:
-        for point in points:
-            marks = () if (command, name, point) in ALWAYS else (pytest.mark.full,)
-            yield pytest.param(name, point, marks=marks, id=f"{name}-{point}")
+def _cases(command: str, points: tuple[str, ...]) -> list:
+    return [pytest.param(name, point, marks=() if (command, name, point) in ALWAYS else (pytest.mark.full,),
+                         id=f"{name}-{point}") for name in SIGNALS for point in points]
 
 
 @pytest.mark.parametrize("name, point", _cases("build", BUILD_POINTS))

@@ -179,6 +179,12 @@ def kill_pool(made: ProcessPoolExecutor) -> None:
     for process in processes:
         with contextlib.suppress(Exception):
             process.kill()
+    # The thread that feeds jobs to the workers may be blocked writing a large one into the pipe no
+    # dead worker will read: exit must not wait for it.
+    queue = getattr(made, "_call_queue", None)
+    if queue is not None:
+        with contextlib.suppress(Exception):
+            queue.cancel_join_thread()
     with contextlib.suppress(Exception):
         made.shutdown(wait=False, cancel_futures=True)
     for process in processes:
@@ -208,3 +214,4 @@ _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u20
 def printable(text: str) -> str:
     """Text from a user or a file, safe to echo: control and bidi-override characters written as \\uXXXX."""
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
