@@ -78,7 +78,7 @@ def test_deeply_nested_toml_is_one_line(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ("rounds_per_set // 0 > 1", "'rounds_per_set // 0 > 1' cannot be computed: integer division or modulo by zero"),
-    ("wipeout in 5", "'wipeout in 5' cannot be computed: argument of type 'bool' is not iterable"),
+    ("wipeout in 5", "'wipeout in 5' cannot be computed: argument of type 'int' is not iterable"),
     ("(0,)*1000000*1000", "a tuple of more than 1000 items is not allowed in an expression"),
     ("999999*999999*999999*999999", "a number beyond 1e+18 is not allowed in an expression"),
 ])
