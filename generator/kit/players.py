@@ -43,7 +43,7 @@ def read_players(value: str) -> list[Player]:
     seen: dict[str, Player] = {}
     for p in players:
         if len(p.name) > MAX_NAME:
-            raise InputError(p.problem(f"the name '{p.name[:MAX_NAME]}…' is longer than {MAX_NAME} characters"))
+            raise InputError(p.problem(f"the name '{p.name}' is longer than {MAX_NAME} characters"))
         key = p.name.casefold()
         if key in seen:
             raise InputError(p.problem(f"'{p.name}' is listed twice"))
