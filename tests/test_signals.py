@@ -111,7 +111,9 @@ class Run:
 
 
 def _lock_free(out: Path) -> bool:
-    lock = out.parent / f".{out.name}.lock"
+    from generator.output.folder import lock_path
+
+    lock = lock_path(out)
     if not lock.exists():
         return True
     fd = os.open(lock, os.O_RDWR)

@@ -81,6 +81,25 @@ def start() -> None:
         tempfile.tempdir = str(run_folder())  # forked workers inherit it
 
 
+#: The system's temporary folder, before `start` points `tempfile` at the run's own.
+SYSTEM_TMP = tempfile.gettempdir()
+
+
+def is_run_folder(path: Path) -> bool:
+    """Whether `path` lies in this run's temporary folder (the cache's fallback)."""
+    return _run_folder is not None and Path(path).is_relative_to(_run_folder)
+
+
+def shared_lock_folder() -> Path:
+    """Where output locks go when the cache cannot hold them: one folder per user in the system's temp."""
+    folder = Path(SYSTEM_TMP) / f"rulesheets-locks-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    st = folder.lstat()
+    if not os.path.isdir(folder) or folder.is_symlink() or st.st_uid != os.getuid():
+        raise OSError(13, "Permission denied (not this user's own folder)", str(folder))
+    return folder
+
+
 def run_folder() -> Path:
     """This run's own temporary folder (made on first use; removed by `finish`)."""
     global _run_folder

@@ -257,6 +257,8 @@ def lock_path(out: Path) -> Path:
     from generator.core import paths
 
     key = hashlib.sha256(os.fsencode(os.path.abspath(out))).hexdigest()[:32]
+    if lifecycle.is_run_folder(paths.CACHE_DIR):  # the cache is unusable: locks must still be shared by every run
+        return lifecycle.shared_lock_folder() / f"{key}.lock"
     return paths.CACHE_DIR / "locks" / f"{key}.lock"
 
 
@@ -267,18 +269,19 @@ def locked(out: Path, name: str):
     Taking the lock first makes every leftover beside the output the work of a dead build,
     so the interrupted swap, if any, is recovered here.
     """
-    lock = lock_path(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise _refuse(name, f"cannot be written ({exc.strerror})") from None
-    lifecycle.keep_from_children(fd)  # a forked worker must never hold the lock after this build ends
+    lock = Path("locks")
     try:
+        lock = lock_path(out)
         lock.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:
         raise _refuse(name, f"cannot be locked: the cache folder {lock.parent} cannot be written "
                             f"({exc.strerror})") from None
+    lifecycle.keep_from_children(fd)  # a forked worker must never hold the lock after this build ends
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
