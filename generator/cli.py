@@ -34,6 +34,27 @@ def _positive(value: str) -> int:
     return n
 
 
+def _port(value: str) -> int:
+    n = _positive(value)
+    if n > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {n}")
+    return n
+
+
+def _jobs(requested: int) -> int:
+    """--jobs, at most one worker per CPU this process may use (each worker holds a few hundred MB)."""
+    import os
+
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    if requested > cpus:
+        print(f"rulesheets: --jobs {requested} is more than the {cpus} CPUs here; using {cpus}", file=sys.stderr)
+        return cpus
+    return requested
+
+
 def _date(value: str):
     import datetime as dt
 
@@ -110,7 +131,7 @@ def parser() -> argparse.ArgumentParser:
     v = command("serve", "live preview: build, serve on 127.0.0.1, rebuild and reload pages on every change")
     selection(v)
     outputs(v, "preview folder (default: a folder in the cache)")
-    v.add_argument("--port", type=_positive, default=8000, metavar="N",
+    v.add_argument("--port", type=_port, default=8000, metavar="N",
                    help="port on 127.0.0.1: 1 to 65535 (default 8000; 0 picks a free one)")
     sheet_options(v)
 
@@ -181,13 +202,55 @@ def raise_usage(message: str):
 
 
 def main(argv: list[str] | None = None) -> int:
+    from generator.core import lifecycle
+
+    _plain_streams()
     args = parser().parse_args(argv)
+    lifecycle.start()
+    try:
+        return _main(args)
+    finally:
+        lifecycle.finish()
+
+
+def _plain_streams() -> None:
+    """Output that a terminal or pipe cannot encode (PYTHONIOENCODING=ascii) is escaped, never an error."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError):  # replaced by a test harness
+            pass
+
+
+def say(line: str, file=None) -> None:
+    """One line to the terminal, with control and bidi characters from input shown escaped."""
+    from generator.core.lifecycle import printable
+
+    print(printable(line), file=file or sys.stdout)
+
+
+def _main(args) -> int:
+    from generator.core import lifecycle
+
     try:
         return _run(args)
     except RulesheetsError as exc:
         for line in str(exc).splitlines():
-            print(f"rulesheets: {line}" if ":" not in line.split(" ")[0] else line, file=sys.stderr)
+            say(f"rulesheets: {line}" if ":" not in line.split(" ")[0] else line, file=sys.stderr)
         return exc.exit_code
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: the output was left as it was
+        code = lifecycle.exit_code(exc)
+        how = "interrupted" if code == 128 + 2 else f"stopped by {lifecycle.signal_name(code - 128)}"
+        print(f"rulesheets: {how}; nothing was left half-written", file=sys.stderr)
+        return code
+    except BrokenPipeError:  # `rulesheets rules | head -1`: the reader has all it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except RecursionError:  # input nested deeper than any reader should follow
+        say("rulesheets: command line: the input is nested too deeply to read", file=sys.stderr)
+        return 2
     except Exception as exc:  # a broken template is bad input too: one line, exit 2
         from jinja2 import TemplateError
 
@@ -195,16 +258,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         from generator.core.errors import template_problem
 
-        print(template_problem(exc), file=sys.stderr)
+        say(str(template_problem(exc)), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("rulesheets: interrupted; output/ left as it was", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # `rulesheets i18n status | head`: the reader has all it wanted
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 def _run(args) -> int:
@@ -266,7 +321,7 @@ def _command(args) -> int:
     opts = Options(games=games, locales=locales, formats=_many(args.formats, ("html", "pdf")),
                    papers=_many(args.papers, ("a4", "letter")),
                    out=args.out or (args.output_root if args.command == "build" else None) or default_output(),
-                   jobs=args.jobs, strict=args.strict, sheets=sheets, base_url=args.base_url,
+                   jobs=_jobs(args.jobs), strict=args.strict, sheets=sheets, base_url=args.base_url,
                    site_name=args.site_name, house_rules=house_rules, kinds=kinds)
     if args.command == "serve":
         from generator.commands.serve import serve
@@ -281,9 +336,9 @@ def _command(args) -> int:
         kinds[e["format"]] = kinds.get(e["format"], 0) + 1
     made = ", ".join(f"{n} {fmt.upper()}" for fmt, n in sorted(kinds.items()))
     if report.noop:
-        print(f"nothing changed: {len(report.artifacts)} artifacts ({made}) in {opts.out} are up to date ({report.seconds:.2f} s)")
+        say(f"nothing changed: {len(report.artifacts)} artifacts ({made}) in {opts.out} are up to date ({report.seconds:.2f} s)")
     else:
-        print(f"built {report.built} PDFs, reused {report.reused}, failed 0: {len(report.artifacts)} artifacts "
+        say(f"built {report.built} PDFs, reused {report.reused}, failed 0: {len(report.artifacts)} artifacts "
               f"({made}) in {opts.out}, {report.seconds:.1f} s; manifest.json lists them")
         print("stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.stages.items()))
         if not opts.base_url and is_full(opts):  # the site was made
@@ -308,9 +363,9 @@ def _kit(args) -> int:
                       args.strict, output_root=args.output_root)
     kit = make_kit(opts)
     for path in write_kit(kit_folder(opts.out, opts.output_root), kit.files, opts.output_root):
-        print(f"wrote {path}")
+        say(f"wrote {path}")
     sheets_line = ", ".join(f"{p['count']} {p['id']}" for p in kit.parts)
-    print(f"{len(players)} players, {kit.pages} pages: {sheets_line}")
+    say(f"{len(players)} players, {kit.pages} pages: {sheets_line}")
     return 0
 
 

@@ -107,7 +107,15 @@ def _message(error: dict, key: str) -> str:
 
 def read_project(path: Path) -> Project:
     """Read and check one project file; InputError with every problem (`file:line: problem`)."""
+    import stat
+
+    from generator.core.inputfile import existing, kind_of
+    from generator.model.houserules import MAX_DEPTH, _too_deep
+
     where = display_path(path)
+    found = existing(path)  # a pipe would block, a device never end: refused before anything is opened
+    if found is not None and not stat.S_ISREG(found.st_mode) and not stat.S_ISDIR(found.st_mode):
+        raise InputError(Problem(where, None, f"is {kind_of(found.st_mode)}, not a project file"))
     try:
         text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
@@ -119,6 +127,9 @@ def read_project(path: Path) -> Project:
     except UnicodeDecodeError as exc:
         line = exc.object[: exc.start].count(b"\n") + 1
         raise InputError(Problem(where, line, "the project file is not UTF-8 text")) from None
+    deep = _too_deep(text)
+    if deep:
+        raise InputError(Problem(where, deep, f"invalid TOML: nested more than {MAX_DEPTH} levels deep"))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -7,8 +7,11 @@ Both are added to the responses only: the files on disk are exactly what `rulesh
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
+import os
+import signal
 import sys
 import threading
 import time
@@ -18,7 +21,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from generator.pipeline.build import Options, validate_options
+from generator.core import lifecycle
 from generator.core.errors import InputError, Problem, RulesheetsError
+from generator.output import folder as output
 from generator.core.paths import CACHE_DIR, GAMES_DIR, LOCALES_DIR, TEMPLATES_DIR
 
 STATE_URL = "/__rulesheets__/state"
@@ -68,11 +73,58 @@ def inject(page: str, generation: int, error: str | None) -> str:
     return page
 
 
+#: The names a request may give in its Host header: the loopback address served on, and its name.
+LOOPBACK_NAMES = ("127.0.0.1", "localhost")
+
+
+def host_allowed(host: str | None, port: int) -> bool:
+    """Only `127.0.0.1[:port]` and `localhost[:port]`: a page elsewhere that rebinds its own name to
+    127.0.0.1 (DNS rebinding) sends its own name and is refused."""
+    if not host:
+        return False
+    name, _, given = host.strip().lower().rpartition(":") if host.count(":") == 1 else (host.strip().lower(), "", "")
+    return name in LOOPBACK_NAMES and given in ("", str(port))
+
+
 class _Handler(SimpleHTTPRequestHandler):
     state: State
 
     def log_message(self, format, *args):  # the terminal is for builds and errors, not every request
         pass
+
+    def log_error(self, format, *args):  # nor for requests refused (a bad Host, a bad path)
+        pass
+
+    def parse_request(self) -> bool:
+        """Refuse, before any file is looked at, a foreign Host (421) and a path no file can have (400)."""
+        if not super().parse_request():
+            return False
+        if not host_allowed(self.headers.get("Host"), self.server.server_address[1]):
+            self.send_error(421, "Misdirected Request: this preview answers only to 127.0.0.1 and localhost")
+            return False
+        from urllib.parse import unquote
+
+        path = unquote(self.path.split("?", 1)[0].split("#", 1)[0], errors="strict")
+        if not path.startswith("/") or any(ord(c) < 32 or c == "\x7f" for c in path):
+            self.send_error(400, "Bad Request: not a path of this preview")
+            return False
+        return True
+
+    def translate_path(self, path: str) -> str:
+        """The file a path names, never outside the served folder: a link leading out reads as missing."""
+        local = super().translate_path(path)
+        root = os.path.realpath(self.directory)
+        real = os.path.realpath(local)
+        if real != root and not real.startswith(root + os.sep):
+            return os.path.join(root, "__rulesheets__", "outside")  # does not exist: 404
+        return local
+
+    def handle_one_request(self):
+        try:
+            super().handle_one_request()
+        except (ValueError, UnicodeError):  # whatever a client sends, it never reaches the terminal
+            with contextlib.suppress(Exception):
+                self.send_error(400, "Bad Request")
 
     def do_GET(self):
         path = self.path.split("?", 1)[0]
@@ -141,7 +193,7 @@ def _describe(exc: BaseException) -> str:
 
 
 def _log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+    print(f"[{time.strftime('%H:%M:%S')}] {lifecycle.printable(message)}", file=sys.stderr, flush=True)
 
 
 def _watched(change, path: str) -> bool:
@@ -150,27 +202,49 @@ def _watched(change, path: str) -> bool:
 
 
 def serve(opts: Options, port: int = 8000, out: Path | None = None) -> int:
-    """Build, serve on 127.0.0.1:port and rebuild on every change until Ctrl-C; exit 0 when stopped."""
+    """Build, serve on 127.0.0.1:port and rebuild on every change until stopped.
+
+    Ctrl-C exits 0; SIGTERM and SIGHUP exit 128 + the signal, as for any command. `--out` obeys
+    build's rule (a missing or empty folder, or a previous rulesheets output), and the folder is
+    locked for as long as it is served.
+    """
+    if out is not None:
+        target = output.check_target(out)
+        shown_as = output.shown(out)
+    else:
+        target, shown_as = (CACHE_DIR / "serve").resolve(), "the preview folder"
+    opts = replace(opts, out=target)
+    validate_options(opts)
+    with output.locked(target, shown_as):
+        return _serve(opts, port)
+
+
+def _serve(opts: Options, port: int) -> int:
     from watchfiles import watch
 
     from generator.pipeline.preview import Preview
 
-    opts = replace(opts, out=(out or CACHE_DIR / "serve").resolve())
-    validate_options(opts)
     state = State()
     handler = partial(type("Handler", (_Handler,), {"state": state}), directory=str(opts.out))
     try:
         server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as exc:
         raise InputError(Problem("command line", None, f"--port {port}: {exc.strerror}")) from None
+    lifecycle.keep_from_children(server.fileno())  # a PDF worker never keeps the port open
     server.daemon_threads = True
-    opts.out.mkdir(parents=True, exist_ok=True)
+    try:
+        opts.out.mkdir(parents=True, exist_ok=True)
+        output.mark_preview(opts.out)
+    except OSError as exc:
+        server.server_close()
+        raise InputError(Problem("command line", None, f"--out {opts.out} cannot be written ({exc.strerror})")) from None
     preview = Preview(opts, jobs=min(2, opts.jobs or 2))
     thread = threading.Thread(target=server.serve_forever, name="http", daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     roots = [p for p in (opts.games_dir or GAMES_DIR, TEMPLATES_DIR, opts.locales_dir or LOCALES_DIR) if p.is_dir()]
     stop = threading.Event()
+    code = 0
     try:
         _log(f"building {opts.out} ...")
         _rebuild(preview, state, None)
@@ -181,15 +255,17 @@ def serve(opts: Options, port: int = 8000, out: Path | None = None) -> int:
             if change or preview.pending or preview.prep is None:
                 names = ", ".join(sorted(_short(p) for p in paths))
                 _rebuild(preview, state, change, names)
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt as exc:  # Ctrl-C (exit 0: the usual way to stop), SIGTERM, SIGHUP
+        signum = getattr(exc, "signum", None) or lifecycle.received or signal.SIGINT
+        code = 0 if signum == signal.SIGINT else 128 + signum
     finally:
         stop.set()
+        preview.close()  # first: a rebuild's workers are killed, not awaited
         server.shutdown()
+        lifecycle.release(server.fileno())
         server.server_close()
-        preview.close()
-    _log("stopped")
-    return 0
+    _log("stopped" if code == 0 else f"stopped by {lifecycle.signal_name(code - 128)}")
+    return code
 
 
 def _short(path: Path) -> str:

@@ -87,8 +87,12 @@ class PdfCache:
 
     def __init__(self, root: Path = CACHE_DIR / "pdf"):
         self.root = root
+        #: PDFs that could not be written to the cache: kept for this build.
+        self.memory: dict[str, tuple[bytes, int]] = {}
 
     def get(self, key: str) -> tuple[bytes, int] | None:
+        if key in self.memory:
+            return self.memory[key]
         pdf, meta = self.root / f"{key}.pdf", self.root / f"{key}.json"
         try:
             info = json.loads(meta.read_text())
@@ -103,11 +107,15 @@ class PdfCache:
         return data, pages
 
     def put(self, key: str, data: bytes, pages: int) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
         info = {"pages": pages, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-        # The PDF first: a build killed in between leaves an entry without its record, which reads as missing.
-        atomic_write(self.root / f"{key}.pdf", data)
-        atomic_write(self.root / f"{key}.json", json.dumps(info).encode())
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            # The PDF first: a build killed in between leaves an entry without its record, which reads as missing.
+            atomic_write(self.root / f"{key}.pdf", data)
+            atomic_write(self.root / f"{key}.json", json.dumps(info).encode())
+        except OSError as exc:  # the disk filled up during the build: go on without keeping it
+            cache_unwritable(self.root, exc)
+            self.memory[key] = (data, pages)
 
     def prune(self, keep: set[str]) -> None:
         """Forget PDFs the latest build did not use, so the cache does not grow without bound."""
@@ -116,6 +124,22 @@ class PdfCache:
         for path in self.root.iterdir():
             if path.name.split(".")[0] not in keep:
                 path.unlink(missing_ok=True)
+
+
+_warned: set[str] = set()
+
+
+def cache_unwritable(folder: Path, exc: OSError) -> None:
+    """One warning per run when the cache stops taking files (a full disk); the build goes on."""
+    if "cache" in _warned:
+        return
+    _warned.add("cache")
+    import sys
+
+    from generator.core.lifecycle import printable
+
+    print(f"rulesheets: warning: cannot write to the cache in {printable(str(folder))} ({exc.strerror or exc}); "
+          f"going on without it", file=sys.stderr)
 
 
 def _digest_path(path: Path) -> Path:

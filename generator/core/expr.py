@@ -15,6 +15,10 @@ from typing import Any
 
 #: Longest expression accepted; models are small, so anything longer is a mistake or an attack.
 MAX_LENGTH = 200
+#: Bounds on every value computed, so no expression can take memory or time: `(0,) * 10**6`
+#: or a product of huge numbers is refused instead of computed.
+MAX_ITEMS = 1000
+MAX_INT = 10**18
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv}
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -58,8 +62,19 @@ def evaluate(text: str, values: Mapping[str, Any]) -> Any:
         return _eval(tree.body, values)
     except ExprError:
         raise
-    except (TypeError, IndexError, ZeroDivisionError) as exc:
+    except (TypeError, IndexError, ZeroDivisionError, ValueError, KeyError) as exc:
         raise ExprError(f"'{text}' cannot be computed: {exc}") from None
+    except RecursionError:  # pragma: no cover (MAX_LENGTH keeps trees shallow)
+        raise ExprError(f"'{text}' is nested too deeply") from None
+
+
+def _bounded(value: Any) -> Any:
+    """`value` if it is within the bounds of an expression's values (ExprError otherwise)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        raise ExprError(f"a number beyond {MAX_INT:.0e} is not allowed in an expression")
+    if isinstance(value, tuple) and len(value) > MAX_ITEMS:
+        raise ExprError(f"a tuple of more than {MAX_ITEMS} items is not allowed in an expression")
+    return value
 
 
 def _eval(node: ast.AST, values: Mapping[str, Any]) -> Any:
@@ -72,15 +87,20 @@ def _eval(node: ast.AST, values: Mapping[str, Any]) -> Any:
             raise ExprError(f"unknown name '{node.id}' (known: {', '.join(sorted(values))})")
         return values[node.id]
     if isinstance(node, (ast.Tuple, ast.List)):
-        return tuple(_eval(e, values) for e in node.elts)
+        return _bounded(tuple(_eval(e, values) for e in node.elts))
     if isinstance(node, ast.UnaryOp):
         value = _eval(node.operand, values)
-        return (not value) if isinstance(node.op, ast.Not) else -value
+        return (not value) if isinstance(node.op, ast.Not) else _bounded(-value)
     if isinstance(node, ast.BoolOp):
         results = [bool(_eval(v, values)) for v in node.values]
         return all(results) if isinstance(node.op, ast.And) else any(results)
     if isinstance(node, ast.BinOp):
-        return _BINARY[type(node.op)](_eval(node.left, values), _eval(node.right, values))
+        left, right = _eval(node.left, values), _eval(node.right, values)
+        if isinstance(node.op, ast.Mult):
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, tuple) and isinstance(times, int) and len(seq) * max(times, 0) > MAX_ITEMS:
+                    raise ExprError(f"a tuple of more than {MAX_ITEMS} items is not allowed in an expression")
+        return _bounded(_BINARY[type(node.op)](left, right))
     if isinstance(node, ast.Subscript):
         return _eval(node.value, values)[_eval(node.slice, values)]
     if isinstance(node, ast.Compare):

@@ -46,8 +46,32 @@ def _cache_dir() -> Path:
     return (Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache") / "rulesheets"
 
 
+def usable_cache(folder: Path) -> Path:
+    """`folder` if files can be written there; otherwise one warning and a folder of this run's own
+    (a read-only cache, a file in its place, a full disk: the build works, only slower)."""
+    from generator.core import lifecycle
+
+    probe = folder / f".probe-{os.getpid()}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe.write_bytes(b"rulesheets")
+        probe.unlink()
+        return folder
+    except OSError as exc:
+        reason = "not a folder" if isinstance(exc, FileExistsError) else (exc.strerror or type(exc).__name__)
+    try:
+        fallback = lifecycle.run_folder() / "cache"
+    except OSError:
+        fallback = folder
+    import sys
+
+    print(f"rulesheets: warning: cache folder {lifecycle.printable(str(folder))} cannot be written ({reason}); "
+          f"working without a cache", file=sys.stderr)
+    return fallback
+
+
 #: Rendered PDFs, cut fonts and web font subsets of earlier builds (safe to delete).
-CACHE_DIR = _cache_dir()
+CACHE_DIR = usable_cache(_cache_dir())
 
 
 def default_output() -> Path:

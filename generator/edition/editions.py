@@ -151,6 +151,12 @@ def make_edition(loaded: LoadedModel, house: dict[str, Any], where: str = "--rul
     except ValueError as exc:
         raise InputError(Problem(where, None, f"{model.game}: {exc}")) from None
     values = game.values(rules, model.fact_values)
+    from generator.model.examples import input_problems
+    from generator.model.loader import when_problems
+
+    problems = when_problems(loaded, values) + (input_problems(loaded, values) if chosen else [])
+    if problems:  # a condition or an expected value that cannot be computed under these house rules
+        raise InputError(problems)
     changed = {k: v for k, v in chosen.items() if standard.get(k, getattr(game.rules_class(), k)) != v}
     return Edition(loaded, game, rules, changed, values, run_examples(model, rules, values))
 

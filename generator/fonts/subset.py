@@ -121,5 +121,15 @@ def cached(face: FontFile, chars: frozenset[str], flavor: str, cache_dir: Path |
         return MAKERS[flavor](face, chars)
     path = cache_dir / f"{cache_key(face, chars, flavor)[:32]}.{flavor}"
     if cache.read_checked(path) is None:  # missing, truncated or corrupted: cut again
-        cache.write_checked(path, MAKERS[flavor](face, chars))
+        data = MAKERS[flavor](face, chars)
+        try:
+            cache.write_checked(path, data)
+        except OSError as exc:  # the disk filled up during the build
+            if flavor != "otf":
+                cache.cache_unwritable(cache_dir, exc)
+                return data
+            from generator.core.errors import InputError, Problem
+
+            # A PDF reads its cut font from the cache folder: without room there, no PDF.
+            raise InputError(Problem(str(cache_dir), None, f"cannot write a cut font ({exc.strerror or exc})")) from None
     return path

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.core import lifecycle
 from generator.core.errors import CheckFailed, Problem
 from generator.core.htmlscan import FastHTMLParser
 from generator.fonts import subset
@@ -145,15 +146,18 @@ class Subsets:
         # Imported before the workers start, so each forked worker has the WOFF2 writer without importing it.
         from generator.patches import woff2pack  # noqa: F401
 
-        self.pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+        self.pool = lifecycle.pool(jobs) if jobs > 1 else None
         self.made: dict[tuple[str, int, frozenset[str]], Future] = {}
 
     def __enter__(self) -> Subsets:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, exc, tb) -> None:
         if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
+            if kind is None:
+                self.pool.shutdown(cancel_futures=True)
+            else:  # failed or stopped: the workers are killed, not awaited
+                lifecycle.kill_pool(self.pool)
 
     def submit(self, fn, *args) -> Future:
         """Any other job of the site stage, in the same workers (or here, without a pool)."""

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 
 from generator.core.errors import InputError, Problem
+from generator.core.inputfile import existing, read_text
+from generator.core.lifecycle import printable
 
 #: A kit holds at most twelve Bunco tables of four (`--tables` allows twelve too).
 MAX_PLAYERS = 48
@@ -27,18 +28,14 @@ class Player:
 
 def read_players(value: str) -> list[Player]:
     """`--players "Asha,Ben"` or `--players FILE` (one name a line, blank lines skipped)."""
-    path = Path(value)
-    if path.is_file():
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError:
-            raise InputError(Problem(value, None, "the player list is not UTF-8 text")) from None
-        except OSError as exc:
-            raise InputError(Problem(value, None, f"cannot read the player list: {exc.strerror}")) from None
+    found = existing(value) if value.strip() and "," not in value else None
+    if found is not None:  # a file (anything else there is refused: a pipe, a folder, a device)
+        text = read_text(value, "--players", "the player list")
         players = [Player(_clean(line), value, i) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
+        where = printable(value)
     else:
         players = [Player(_clean(name), "--players") for name in value.split(",") if name.strip()]
-    where = value if path.is_file() else "--players"
+        where = "--players"
     if not players:
         raise InputError(Problem(where, None, "the player list is empty"))
     if len(players) > MAX_PLAYERS:

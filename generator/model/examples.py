@@ -48,7 +48,7 @@ def plain(value: Any) -> Any:
 
 
 def resolve_fact_refs(data: Any, values: dict[str, Any], path: tuple = ()) -> tuple[Any, list]:
-    """Replace `$name` by a value and `=expression` by its result; return the data and any unknown names.
+    """Replace `$name` by a value and `=expression` by its result; return the data and (path, problem) pairs.
 
     `values` holds the edition's rules, computed numbers and facts, so an expectation written
     as `=2 * tonk_multiplier` follows a house rule while the engine computes it independently.
@@ -59,15 +59,15 @@ def resolve_fact_refs(data: Any, values: dict[str, Any], path: tuple = ()) -> tu
         if m:
             if m.group(1) in values:
                 return values[m.group(1)], missing
-            missing.append((path, m.group(1)))
+            missing.append((path, f"refers to '{m.group(1)}', which the model does not define"))
         elif data.startswith("="):
             try:
                 unknown = sorted(expr_names(data[1:]) - set(values))
                 if unknown:
-                    return data, [(path, n) for n in unknown]
+                    return data, [(path, f"refers to '{n}', which the model does not define") for n in unknown]
                 return evaluate(data[1:], values), missing
             except ExprError as exc:
-                missing.append((path, str(exc)))
+                missing.append((path, f"has a bad expression: {exc}"))
         return data, missing
     if isinstance(data, dict):
         out = {}
@@ -153,8 +153,8 @@ def input_problems(loaded: LoadedModel, values: dict[str, Any]) -> list[Problem]
             continue
         for part in ("input", "expect"):
             data, missing = resolve_fact_refs(getattr(example, part), values)
-            for path, name in missing:
-                problems.append(source.problem(loc + (part,) + path, f"example '{example.id}' refers to '{name}', which the model does not define"))
+            for path, message in missing:
+                problems.append(source.problem(loc + (part,) + path, f"example '{example.id}' {message}"))
             if missing:
                 continue
             schema = kind.input_schema if part == "input" else kind.expect_schema

@@ -28,23 +28,75 @@ def parse_rule_options(options: list[str] | tuple[str, ...]) -> dict[str, dict[s
 
 def read_house_rules(path: Path) -> dict[str, dict[str, Any]]:
     """A TOML file with one table per game: `[bunco]` `wipeout = true`."""
+    from generator.core.inputfile import read_text
+    from generator.core.lifecycle import printable
+
+    where = printable(str(path))
+    text = read_text(path, "--house-rules", "the house rules")
+    too_deep = _too_deep(text)
+    if too_deep:
+        raise InputError(Problem(where, too_deep, f"invalid TOML: nested more than {MAX_DEPTH} levels deep"))
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(Problem(str(path), None, f"cannot read the house rules: {exc.strerror}")) from None
-    except UnicodeDecodeError:
-        raise InputError(Problem(str(path), None, "the house rules file is not UTF-8 text")) from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         at = re.search(r"\(at line (\d+)", str(exc))  # Python 3.11 has no exc.lineno
         line = int(at.group(1)) if at else None
         message = str(exc).split(" (at ")[0]
-        raise InputError(Problem(str(path), line, f"invalid TOML: {message}")) from None
+        raise InputError(Problem(where, line, f"invalid TOML: {message}")) from None
+    except RecursionError:  # pragma: no cover (the depth check comes first)
+        raise InputError(Problem(where, None, f"invalid TOML: nested more than {MAX_DEPTH} levels deep")) from None
     out: dict[str, dict[str, Any]] = {}
     for game, table in data.items():
         if not isinstance(table, dict):
-            raise InputError(Problem(str(path), None, f"'{game}' must be a table like [{game}]"))
+            raise InputError(Problem(where, None, f"'{printable(game)}' must be a table like [{printable(game)}]"))
         out[game] = dict(table)
     return out
+
+
+#: Arrays and inline tables inside a house-rules file: a rule's value is a list of numbers at most.
+MAX_DEPTH = 8
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where arrays or inline tables nest deeper than MAX_DEPTH (outside strings and comments).
+
+    tomllib reads nesting by recursion, so 100,000 brackets would end in a RecursionError, not a line.
+    """
+    depth, line, i, n = 0, 1, 0, len(text)
+    at_line_start = True
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            at_line_start = True
+            i += 1
+            continue
+        if c == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if c in "\"'":
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "\'\'\'") else c
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                if quote[0] == '"' and text[j] == "\\":
+                    j += 1
+                if text[j] == "\n" if j < n else False:
+                    line += 1
+                j += 1
+            i = j + len(quote)
+            at_line_start = False
+            continue
+        if c in "[{" and not (at_line_start and depth == 0):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return line
+        elif c in "]}" and depth > 0:
+            depth -= 1
+        if not c.isspace():
+            at_line_start = False
+        i += 1
+    return None
 
 
 def merge_house_rules(*sources: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

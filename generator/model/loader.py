@@ -263,6 +263,39 @@ def _check_when(when: str | None, known: set[str], source: SourceMap, loc: tuple
     return [source.problem(loc, f"when: unknown name '{n}'") for n in unknown]
 
 
+def when_conditions(model: GameModel):
+    """Every `when:` of a model with its place: (condition, location)."""
+    for i, section in enumerate(model.sections):
+        if section.when is not None:
+            yield section.when, ("sections", i, "when")
+        for j, part in enumerate(section.parts()):
+            if not isinstance(part, str):
+                yield part.when, ("sections", i, "body", j, "when")
+    for i, situation in enumerate(model.payouts):
+        if situation.when is not None:
+            yield situation.when, ("payouts", i, "when")
+    for i, group in enumerate(model.quick_reference):
+        for j, point in enumerate(group.points):
+            if not isinstance(point, str) and point.when is not None:
+                yield point.when, ("quick_reference", i, "points", j, "when")
+    for i, example in enumerate(model.examples):
+        if example.when is not None:
+            yield example.when, ("examples", i, "when")
+
+
+def when_problems(loaded: LoadedModel, values: dict[str, Any]) -> list[Problem]:
+    """Every `when:` computed under the given values (standard or house rules): `//0`, `x in 5` are problems here."""
+    from generator.core.expr import ExprError, evaluate
+
+    problems = []
+    for when, loc in when_conditions(loaded.model):
+        try:
+            evaluate(when, values)
+        except ExprError as exc:
+            problems.append(loaded.source.problem(loc, f"when: {exc}"))
+    return problems
+
+
 def _semantic_problems(loaded: LoadedModel, game: str) -> list[Problem]:
     from generator.core.registry import GAMES
 
@@ -308,26 +341,20 @@ def _semantic_problems(loaded: LoadedModel, game: str) -> list[Problem]:
     for dup in sorted({i for i in eids if eids.count(i) > 1}):
         problems.append(source.problem(("examples",), f"example id '{dup}' is used twice"))
     shown = set()
+    for when, loc in when_conditions(model):
+        problems += _check_when(when, known, source, loc)
+    if not problems:
+        problems += when_problems(loaded, values)
     for i, section in enumerate(model.sections):
-        problems += _check_when(section.when, known, source, ("sections", i, "when"))
-        for j, part in enumerate(section.parts()):
-            if not isinstance(part, str):
-                problems += _check_when(part.when, known, source, ("sections", i, "body", j, "when"))
         for eid in section.examples:
             if eid not in model.examples_by_id:
                 problems.append(source.problem(("sections", i, "examples"), f"section '{section.id}' shows example '{eid}', which is not defined"))
             shown.add(eid)
-    for i, situation in enumerate(model.payouts):
-        problems += _check_when(situation.when, known, source, ("payouts", i, "when"))
     for i, group in enumerate(model.quick_reference):
         if group.from_payouts and (group.points or not model.payouts):
             problems.append(source.problem(("quick_reference", i), "a group 'from_payouts' takes no points of its own "
                                                                    "and needs the model's payouts"))
-        for j, point in enumerate(group.points):
-            if not isinstance(point, str):
-                problems += _check_when(point.when, known, source, ("quick_reference", i, "points", j, "when"))
     for i, example in enumerate(model.examples):
-        problems += _check_when(example.when, known, source, ("examples", i, "when"))
         if example.id not in shown:
             problems.append(source.problem(("examples", i), f"example '{example.id}' is not shown in any section"))
     return problems

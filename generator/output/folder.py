@@ -20,6 +20,7 @@ import stat
 from pathlib import Path
 
 from generator import PROJECT_DIR
+from generator.core import lifecycle
 from generator.core.files import atomic_write
 from generator.core.errors import InputError, Problem
 from generator.core.paths import display_path
@@ -129,6 +130,13 @@ def check_target(out: Path) -> Path:
     return target
 
 
+def mark_preview(out: Path) -> None:
+    """Mark a folder `serve` writes into as a rulesheets output (its files change in place, so no key)."""
+    if not (out / MANIFEST).exists():
+        atomic_write(out / MANIFEST, b"[]\n")
+    atomic_write(out / STATE_FILE, json.dumps({"made_by": "rulesheets serve", "key": None, "files": {}}).encode())
+
+
 # --- the kit: kit/ in the output folder, kept across builds -----------------------------------------
 
 #: Written into every kit folder: the mark of a folder `rulesheets kit` may add files to.
@@ -194,18 +202,22 @@ def write_kit_files(out: Path, files: dict[str, bytes], root: Path | None = None
 
     `root`: the output folder whose kit/ this is. Its lock is taken (a build and a kit never
     write it at once) and, once it is a build's output, its state file records the kit's files.
+    A folder that cannot be written (read-only, a file in the way, a full disk) is one line.
     """
     written = []
     with locked(root or out, shown(out)):
-        out.mkdir(parents=True, exist_ok=True)
-        atomic_write(out / KIT_MARK, b"rulesheets kit\n")
-        for name, data in files.items():
-            atomic_write(out / name, data)
-            written.append(out / name)
-        if root is not None and is_output(root):
-            state = read_state(root)
-            state["kit"] = {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(kit_files(root).items())}
-            atomic_write(root / STATE_FILE, json.dumps(state, sort_keys=True).encode("utf-8"))
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            atomic_write(out / KIT_MARK, b"rulesheets kit\n")
+            for name, data in files.items():
+                atomic_write(out / name, data)
+                written.append(out / name)
+            if root is not None and is_output(root):
+                state = read_state(root)
+                state["kit"] = {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(kit_files(root).items())}
+                atomic_write(root / STATE_FILE, json.dumps(state, sort_keys=True).encode("utf-8"))
+        except OSError as exc:
+            raise _refuse(shown(out), f"cannot be written ({exc.strerror or exc})") from None
     return written
 
 
@@ -245,6 +257,8 @@ def lock_path(out: Path) -> Path:
     from generator.core import paths
 
     key = hashlib.sha256(os.fsencode(os.path.abspath(out))).hexdigest()[:32]
+    if lifecycle.is_run_folder(paths.CACHE_DIR):  # the cache is unusable: locks must still be shared by every run
+        return lifecycle.shared_lock_folder() / f"{key}.lock"
     return paths.CACHE_DIR / "locks" / f"{key}.lock"
 
 
@@ -255,17 +269,19 @@ def locked(out: Path, name: str):
     Taking the lock first makes every leftover beside the output the work of a dead build,
     so the interrupted swap, if any, is recovered here.
     """
-    lock = lock_path(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise _refuse(name, f"cannot be written ({exc.strerror})") from None
+    lock = Path("locks")
     try:
+        lock = lock_path(out)
         lock.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:
         raise _refuse(name, f"cannot be locked: the cache folder {lock.parent} cannot be written "
                             f"({exc.strerror})") from None
+    lifecycle.keep_from_children(fd)  # a forked worker must never hold the lock after this build ends
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -277,6 +293,7 @@ def locked(out: Path, name: str):
             raise _refuse(name, f"cannot be recovered from an interrupted build ({exc.strerror})") from None
         yield out
     finally:
+        lifecycle.release(fd)
         os.close(fd)  # closing releases the lock; the file stays, so a waiting build locks the same inode
 
 

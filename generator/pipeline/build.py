@@ -6,13 +6,12 @@ import hashlib
 import os
 import re
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import PROJECT_DIR
-from generator.core import cache
+from generator.core import cache, lifecycle
 from generator.output import folder as output
 from generator.core.registry import GAMES, Ref
 from generator.core.errors import CheckFailed, InputError, Problem
@@ -138,8 +137,37 @@ def validate_options(opts: Options) -> None:
     if not opts.site_name.strip() or len(opts.site_name) > 60 or any(c < " " for c in opts.site_name):
         raise InputError(Problem("command line", None, "--site-name must be 1 to 60 characters on one line, "
                                                        f"got '{opts.site_name}'"))
-    if opts.base_url and not re.fullmatch(r"https?://[^\s\"'<>]+/", opts.base_url):
-        raise InputError(Problem("command line", None, f"--base-url must be an http(s) address ending in '/', got '{opts.base_url}'"))
+    if opts.base_url:
+        problem = base_url_problem(opts.base_url)
+        if problem:
+            from generator.core.lifecycle import printable
+
+            raise InputError(Problem("command line", None, f"--base-url {problem}, got '{printable(opts.base_url)}'"))
+
+
+#: What a base URL may hold: letters, digits and the URL punctuation that needs no escaping in HTML or XML.
+_URL_CHARS = re.compile(r"[][A-Za-z0-9._~:/@!$()*+,;=-]|%[0-9A-Fa-f]{2}")
+
+
+def base_url_problem(url: str) -> str | None:
+    """Why `url` cannot be the site's public address (None: it can): absolute http(s), a host, a path
+    ending in '/', no query, fragment, space, control character or character that needs escaping."""
+    from urllib.parse import urlsplit
+
+    if re.sub(_URL_CHARS, "", url.replace("?", "").replace("#", "")):
+        return "may hold only letters, digits and URL punctuation (no spaces, control characters, quotes, <, > or &)"
+    if "?" in url or "#" in url:
+        return "must not have a query (?...) or fragment (#...)"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError for a bad port)
+    except ValueError:
+        return "is not a valid address"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "must be an absolute http:// or https:// address"
+    if not url.endswith("/"):
+        return "must end in '/'"
+    return None
 
 
 @dataclass
@@ -396,7 +424,7 @@ def _run_pdf_jobs(jobs: list, workers: int, done) -> list:
             out.append(_pdf_job(job))
             done(i, out[-1])
         return out
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+    with lifecycle.worker_pool(min(workers, len(jobs))) as pool:
         for i, result in enumerate(pool.map(_pdf_job, jobs, chunksize=1)):
             out.append(result)
             done(i, result)

@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from generator.core import cache
+from generator.core import cache, lifecycle
 from generator.pipeline.build import (Artifact, Options, Prepared, _entry, _pdf_job, prepare, print_stylesheets, render_html)
 from generator.i18n.translate import COMMON_DOMAIN, LOCALES_DIR, discover_locales, load_translator
 from generator.core.paths import GAMES_DIR, MODEL_FILE, TEMPLATES_DIR, game_folder
@@ -45,13 +44,6 @@ class Change:
                       self.games | other.games, self.everything or other.everything)
 
 
-def _ignore_ctrl_c() -> None:
-    """PDF workers leave Ctrl-C to the server, which stops them cleanly (no traceback per worker)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _write(path: Path, data: bytes) -> None:
     """Replace one file whole, so a browser or PDF viewer never reads half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -69,7 +61,8 @@ class Preview:
         self.locales_dir = opts.locales_dir or LOCALES_DIR
         self.games_dir = opts.games_dir or GAMES_DIR
         self.pdfs = cache.PdfCache(opts.cache_dir) if opts.cache_dir else cache.PdfCache()
-        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_ctrl_c) if jobs > 1 else None
+        # Warm workers that die with the server; they leave Ctrl-C, SIGTERM and SIGHUP to it.
+        self.pool = lifecycle.pool(jobs) if jobs > 1 else None
         self.prep: Prepared | None = None
         self.docs: dict[DocKey, str] = {}
         self.pdf_keys: dict[str, str] = {}
@@ -82,8 +75,9 @@ class Preview:
         self.pending = Change()
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.pool is not None:  # a rebuild may be running: its workers are killed, not awaited
+            lifecycle.kill_pool(self.pool)
+            self.pool = None
 
     # -- what a change touches ------------------------------------------------------------------
     def classify(self, paths: set[Path]) -> Change:

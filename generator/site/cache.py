@@ -53,6 +53,16 @@ def get(key: str, files: dict[str, bytes], root: Path = CACHE_DIR) -> dict[str, 
 
 def put(key: str, site: dict[str, bytes], files: dict[str, bytes], root: Path = CACHE_DIR) -> None:
     """Keep a freshly made site; files identical to a build file (the PDF copies) are only referenced."""
+    try:
+        _put(key, site, files, root)
+    except OSError as exc:  # the disk filled up: the site is made, only not kept
+        shutil.rmtree(root / f".{key}.{os.getpid()}.tmp", ignore_errors=True)
+        from generator.core.cache import cache_unwritable
+
+        cache_unwritable(root, exc)
+
+
+def _put(key: str, site: dict[str, bytes], files: dict[str, bytes], root: Path) -> None:
     by_digest = {hashlib.sha256(data).digest(): path for path, data in files.items() if path.endswith(".pdf")}
     tmp = root / f".{key}.{os.getpid()}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,236 @@
+"""How one run of rulesheets begins and ends: signals, worker processes and the run's temporary folder.
+
+- SIGTERM and SIGHUP end a run as Ctrl-C does: the signal becomes `Stopped` (a KeyboardInterrupt)
+  in the main thread, so every `finally` and `except BaseException` that protects the output
+  runs; the command line prints one line and exits 128 + the signal's number.
+- Worker processes (PDF rendering, the site's fonts) die with their parent whatever ends it: each
+  asks the kernel for SIGKILL when its parent goes (Linux `prctl(PR_SET_PDEATHSIG)`), ignores
+  the signals its parent handles, and the parent kills its pools when it stops.
+- A forked child never keeps a file descriptor registered with `keep_from_children` (the output
+  lock), so a worker can never hold the lock of the build that started it.
+- Each run has its own temporary folder (`rulesheets-PID-*` in the system's); everything the
+  libraries write there (WeasyPrint's fonts) goes when the run ends, and a later run removes the
+  folders of runs that were killed outright.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import weakref
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+#: The signals that end a run cleanly.
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_PR_SET_PDEATHSIG = 1
+_RUN_FOLDER = re.compile(r"rulesheets-(\d+)-[a-z0-9_]+")
+
+
+class Stopped(KeyboardInterrupt):
+    """The run was asked to stop by a signal (Ctrl-C is SIGINT)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The pid of the process that called `start`: a forked child that inherited the handlers is not it.
+_main_pid: int | None = None
+#: The last signal received; libraries that turn a signal into a plain KeyboardInterrupt lose it.
+received: int | None = None
+_children_close: set[int] = set()
+_pools: weakref.WeakSet = weakref.WeakSet()
+_run_folder: Path | None = None
+_folder_owner: int | None = None
+
+
+def signal_name(signum: int) -> str:
+    return signal.Signals(signum).name
+
+
+def exit_code(exc: BaseException | None = None) -> int:
+    """128 + the signal that stopped the run (SIGINT when none was recorded: a plain Ctrl-C)."""
+    signum = getattr(exc, "signum", None) or received or signal.SIGINT
+    return 128 + int(signum)
+
+
+def _on_signal(signum, frame) -> None:
+    global received
+    if os.getpid() != _main_pid:  # a forked child before its initializer ran: just go
+        os._exit(128 + signum)
+    received = signum
+    raise Stopped(signum)
+
+
+def start() -> None:
+    """Called once by the command line before any work: handlers, and the run's temporary folder."""
+    global _main_pid
+    _main_pid = os.getpid()
+    for signum in SIGNALS:
+        with contextlib.suppress(ValueError, OSError):  # not the main thread (tests calling main())
+            signal.signal(signum, _on_signal)
+    _sweep_dead_runs()
+    with contextlib.suppress(OSError):
+        tempfile.tempdir = str(run_folder())  # forked workers inherit it
+
+
+#: The system's temporary folder, before `start` points `tempfile` at the run's own.
+SYSTEM_TMP = tempfile.gettempdir()
+
+
+def is_run_folder(path: Path) -> bool:
+    """Whether `path` lies in this run's temporary folder (the cache's fallback)."""
+    return _run_folder is not None and Path(path).is_relative_to(_run_folder)
+
+
+def shared_lock_folder() -> Path:
+    """Where output locks go when the cache cannot hold them: one folder per user in the system's temp."""
+    folder = Path(SYSTEM_TMP) / f"rulesheets-locks-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    st = folder.lstat()
+    if not os.path.isdir(folder) or folder.is_symlink() or st.st_uid != os.getuid():
+        raise OSError(13, "Permission denied (not this user's own folder)", str(folder))
+    return folder
+
+
+def run_folder() -> Path:
+    """This run's own temporary folder (made on first use; removed by `finish`)."""
+    global _run_folder
+    if _run_folder is None:
+        global _folder_owner
+        _run_folder = Path(tempfile.mkdtemp(prefix=f"rulesheets-{os.getpid()}-"))
+        _folder_owner = os.getpid()
+    return _run_folder
+
+
+def finish() -> None:
+    """Called when the run ends, however: kill pools still running, remove the temporary folder."""
+    global _run_folder
+    for pool in list(_pools):
+        kill_pool(pool)
+    if _run_folder is not None and os.getpid() in (_main_pid, _folder_owner):
+        if tempfile.tempdir == str(_run_folder):
+            tempfile.tempdir = None
+        shutil.rmtree(_run_folder, ignore_errors=True)
+        _run_folder = None
+
+
+def _sweep_dead_runs() -> None:
+    """Remove the temporary folders of earlier runs that were killed (their process is gone)."""
+    root = Path(tempfile.gettempdir())
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in entries:
+        m = _RUN_FOLDER.fullmatch(entry.name)
+        if not m or not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+            os.kill(int(m.group(1)), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry.path, ignore_errors=True)
+        except OSError:
+            continue
+
+
+# --- file descriptors a child must not keep -------------------------------------------------------
+
+def keep_from_children(fd: int) -> None:
+    """Close `fd` in every process forked from now on (until `release`)."""
+    _children_close.add(fd)
+
+
+def release(fd: int) -> None:
+    _children_close.discard(fd)
+
+
+def _close_in_child() -> None:
+    for fd in list(_children_close):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _children_close.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_in_child)
+
+
+# --- worker processes ----------------------------------------------------------------------------
+
+def _die_with_parent(parent: int) -> None:
+    """A worker's first act: SIGKILL when the parent goes; its signals are the parent's to handle."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    for signum in SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+
+
+def _worker_init(parent: int, then=None) -> None:
+    _die_with_parent(parent)
+    if then is not None:
+        then()
+
+
+def pool(workers: int, initializer=None) -> ProcessPoolExecutor:
+    """A process pool whose workers die with this process; `kill_pool` ends it at once."""
+    made = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(os.getpid(), initializer))
+    _pools.add(made)
+    return made
+
+
+def kill_pool(made: ProcessPoolExecutor) -> None:
+    """End a pool now: its workers are killed (their temporary files are in the run's folder)."""
+    processes = list((getattr(made, "_processes", None) or {}).values())
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.kill()
+    # The thread that feeds jobs to the workers may be blocked writing a large one into the pipe no
+    # dead worker will read: exit must not wait for it.
+    queue = getattr(made, "_call_queue", None)
+    if queue is not None:
+        with contextlib.suppress(Exception):
+            queue.cancel_join_thread()
+    with contextlib.suppress(Exception):
+        made.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(timeout=5)
+    _pools.discard(made)
+
+
+@contextlib.contextmanager
+def worker_pool(workers: int, initializer=None):
+    """`with worker_pool(n) as p:` a pool that is shut down normally, or killed when the block fails or stops."""
+    made = pool(workers, initializer)
+    try:
+        yield made
+    except BaseException:
+        kill_pool(made)
+        raise
+    made.shutdown(wait=True)
+    _pools.discard(made)
+
+
+# --- text from outside, shown on a terminal --------------------------------------------------------
+
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """Text from a user or a file, safe to echo: control and bidi-override characters written as \\uXXXX."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
