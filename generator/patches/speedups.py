@@ -49,9 +49,10 @@ parent's value or the initial one. `_initial_first` answers those two cases itse
 other to WeasyPrint's function: 2.4 % fewer instructions for the Hindi documents, every computed value
 the same (tests/test_speedups.py compares all of them, for a rulebook and a page of awkward CSS).
 
-`install()` is idempotent. Each fix is tied to the version whose code it mirrors (`SUPPORTED`): with
-another version installed that fix is left out, so a user's renders are only slower, never wrong, and
-tests/test_speedups.py fails until the fix is checked against the new code (and dropped once fixed upstream).
+`install()` is idempotent and called by `generator.patches.apply()` only. Each fix is tied to the
+version whose code it mirrors (patches/versions.py): with another version installed that fix is left
+out, so a user's renders are only slower, never wrong, and tests/test_speedups.py fails until the
+fix is checked against the new code (and dropped once fixed upstream). Gains: README.md.
 """
 
 from __future__ import annotations
@@ -59,18 +60,11 @@ from __future__ import annotations
 import re
 import weakref
 from contextlib import contextmanager
-from importlib.metadata import version
 
 import pydyf
 from tinyhtml5 import inputstream as _inputstream
 
-#: The versions whose code each fix mirrors (see the module's docstring).
-SUPPORTED = {"tinyhtml5": "2.1.0", "pydyf": "0.13.0", "cffi": "2.1.1", "weasyprint": "70.0"}
-
-
-def supported(distribution: str) -> bool:
-    """Whether the installed `distribution` is the version its fix was written against."""
-    return version(distribution) == SUPPORTED[distribution]
+from generator.patches.versions import PINNED, supported  # noqa: F401  (PINNED: the versions each fix mirrors)
 
 
 class CharsUntilPatterns(dict):
@@ -202,23 +196,58 @@ def _initial_first(missing):
     return __missing__
 
 
-def install() -> None:
-    from weasyprint.css import ComputedStyle
-    from weasyprint.layout import LayoutContext
-    from weasyprint.text.ffi import ffi
-
-    if supported("tinyhtml5") and not isinstance(_inputstream.characters_until_regex, CharsUntilPatterns):
+def _chars_until() -> None:
+    if not isinstance(_inputstream.characters_until_regex, CharsUntilPatterns):
         _inputstream.characters_until_regex = CharsUntilPatterns()
-    if supported("pydyf") and not hasattr(pydyf.PDF.write, "_rulesheets_original"):
+
+
+def _write_objects_once() -> None:
+    if not hasattr(pydyf.PDF.write, "_rulesheets_original"):
         for cls in _SERIALISED:
             cls.data = _made_once(cls.__dict__["data"].fget)
         pydyf.PDF.write = _write_once(pydyf.PDF.write)
-    if supported("cffi") and not isinstance(ffi._parsed_types, ArrayTypes):
+
+
+def _array_types() -> None:
+    from weasyprint.text.ffi import ffi
+
+    if not isinstance(ffi._parsed_types, ArrayTypes):
         ffi._parsed_types = ArrayTypes(ffi, ffi._parsed_types)
-    if supported("weasyprint") and not hasattr(LayoutContext.__init__, "_rulesheets_original"):
+
+
+def _weak_context() -> None:
+    from weasyprint.layout import LayoutContext
+
+    if not hasattr(LayoutContext.__init__, "_rulesheets_original"):
         LayoutContext.__init__ = _context_held_weakly(LayoutContext.__init__)
-    if supported("weasyprint") and not hasattr(ComputedStyle.__missing__, "_rulesheets_original"):
+
+
+def _initial_values_first() -> None:
+    from weasyprint.css import ComputedStyle
+
+    if not hasattr(ComputedStyle.__missing__, "_rulesheets_original"):
         ComputedStyle.__missing__ = _initial_first(ComputedStyle.__missing__)
+
+
+#: Each fix by its name in README.md's table: (the distribution whose code it mirrors, how it goes in).
+FIXES = {
+    "chars-until": ("tinyhtml5", _chars_until),
+    "write-once": ("pydyf", _write_objects_once),
+    "array-types": ("cffi", _array_types),
+    "weak-context": ("weasyprint", _weak_context),
+    "initial-first": ("weasyprint", _initial_values_first),
+}
+
+
+def install(skip: frozenset[str] = frozenset()) -> list[str]:
+    """Put in every fix written for the installed version of its library, except those in `skip`
+    (idempotent); returns the names of the fixes in place."""
+    done = []
+    for name, (distribution, put_in) in FIXES.items():
+        if name not in skip and supported(distribution):
+            put_in()
+            done.append(name)
+    return done
 
 
 @contextmanager

@@ -31,16 +31,11 @@ _font_config = None
 def _fonts():
     global _font_config
     if _font_config is None:
-        from generator.patches import speedups
+        from generator import patches
 
-        speedups.load_weasyprint()
+        patches.apply()  # loads WeasyPrint first; refuses one it does not mirror (generator/patches/README.md)
         from weasyprint.text.fonts import FontConfiguration
 
-        from generator.patches import actualtext, pdftags
-
-        speedups.install()  # parser fixes that change no byte
-        actualtext.install()  # Indic clusters extract as their own text (search, copy, screen readers)
-        pdftags.install()  # drawn cards read by their names
         _font_config = FontConfiguration()
         _remove_font_folder_at_exit(_font_config)
     return _font_config
