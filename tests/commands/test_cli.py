@@ -11,7 +11,7 @@ from generator.core import registry
 
 
 def test_every_command_is_a_module_of_commands():
-    assert set(cli.COMMANDS) == {"build", "serve", "kit", "rules", "check", "i18n"}
+    assert set(cli.COMMANDS) == {"build", "serve", "kit", "rules", "check", "i18n", "init"}
     for name, module in cli.COMMANDS.items():
         assert module.__name__ == f"generator.commands.{name}"
         assert module.HELP and callable(module.add_arguments) and callable(module.run)
