@@ -3,7 +3,8 @@
     python -m generator.dev.patchgain [--repeats N] [-- BUILD ARGUMENTS]
 
 A copy of the project (package, templates, locales) is built cold (no cache, new output folder), in
-a fresh process with `--jobs 1`, once with every patch and once with each speed patch left out
+a fresh process with `--jobs 1` (after one build that is not counted: it compiles the copy's
+bytecode), once with every patch and once with each speed patch left out
 ($RULESHEETS_SKIP_PATCHES), the runs interleaved and repeated. The figure is CPU time (user + system,
 the build's process and every process it waited for), the least of the repeats: on a shared machine
 other processes stretch wall time, not the work. Each build's files are compared with the build
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     names = opts.only or list(SPEED)
     with tempfile.TemporaryDirectory(prefix="patchgain-") as tmp:
         project = copy_project(Path(tmp) / "project")
+        cold_build(project, Path(tmp) / "warm-up", opts.build_args)  # compiles the copy's bytecode: not counted
         variants = [""] + names
         cpu: dict[str, list[float]] = {v: [] for v in variants}
         files: dict[str, dict[str, str]] = {}

@@ -33,21 +33,10 @@ times for the 72 HTML artifacts (three fonts a document). `ArrayTypes` answers `
 type cffi already knows with the array type cffi's backend makes for it (`new_array_type`, the very
 object the parser would give: the backend keeps one object per type) in about a microsecond.
 
-Freeing each document: WeasyPrint's layout context holds `partial(get_image_from_uri, context=self)`,
-a reference cycle, and everything the layout made for a document (computed styles, the cascade, tables)
-hangs from the context, so none of it is freed when the document is done: the cyclic garbage collector
-has to walk it all, about 50,000 objects for a rulebook (three quarters of them reachable only through
-the context). `ImageGetter` is the same partial holding the context weakly (every caller holds the
-context itself while it calls), so those objects are freed by reference counting as soon as the
-document is dropped.
-
-Computed styles: WeasyPrint computes each property of an element the first time it is read, through
-one general function (`ComputedStyle.__missing__`) that goes through every step any property could
-need (logical properties, var(), math functions, page, float and display). Half a million reads for
-the 18 rulebooks, five in six of them for a property the cascade left alone, which simply takes the
-parent's value or the initial one. `_initial_first` answers those two cases itself and hands every
-other to WeasyPrint's function: 2.4 % fewer instructions for the Hindi documents, every computed value
-the same (tests/test_speedups.py compares all of them, for a rulebook and a page of awkward CSS).
+Two more fixes were measured and removed (generator/patches/README.md): the layout context held
+weakly (WeasyPrint 70's `LayoutContext` keeps a reference cycle; render/pdf.py's one collection per
+document already frees it) and computed styles answering undeclared properties first (about 1.6 %
+of a cold build, under the 3 % a patch must gain).
 
 `install()` is idempotent and called by `generator.patches.apply()` only. Each fix is tied to the
 version whose code it mirrors (patches/versions.py): with another version installed that fix is left
@@ -58,7 +47,6 @@ fix is checked against the new code (and dropped once fixed upstream). Gains: RE
 from __future__ import annotations
 
 import re
-import weakref
 from contextlib import contextmanager
 
 import pydyf
@@ -137,65 +125,6 @@ class ArrayTypes(dict):
         return result
 
 
-class ImageGetter:
-    """`functools.partial(get_image_from_uri, context=context)` with the layout context held weakly."""
-
-    __slots__ = ("function", "context")
-
-    def __init__(self, function, context):
-        self.function = function
-        self.context = weakref.ref(context)
-
-    def __call__(self, *args, **kwargs):
-        return self.function(*args, **{"context": self.context(), **kwargs})
-
-
-def _context_held_weakly(init):
-    def __init__(self, style_for, get_image_from_uri, *args, **kwargs):
-        init(self, style_for, get_image_from_uri, *args, **kwargs)
-        self.get_image_from_uri = ImageGetter(get_image_from_uri, self)
-
-    __init__._rulesheets_original = init
-    return __init__
-
-
-def _initial_first(missing):
-    """`ComputedStyle.__missing__` giving an undeclared property its parent's or initial value directly.
-
-    Every other case goes to WeasyPrint's `missing`: a declared or custom property, a physical one
-    whose logical twin is declared, the special cases, and an inherited value that still holds a math
-    function (WeasyPrint resolves it again on the child).
-    """
-    from weasyprint.css import computed_values, functions, properties
-
-    inherited, not_computed, initial = properties.INHERITED, properties.INITIAL_NOT_COMPUTED, properties.INITIAL_VALUES
-    computers, check_math = computed_values.COMPUTER_FUNCTIONS, functions.check_math
-    physical = computed_values.PHYSICAL_FUNCTIONS
-    general = {"float", "display", "position", "page"}
-    general.update(key for key in initial if key.startswith("text_decoration_") or check_math(initial[key]))
-
-    def __missing__(self, key):
-        if key in self.cascaded or key in general or key[:2] == "__":
-            return missing(self, key)
-        if (logical := physical.get(key)) and logical(block="ttb", inline=self["direction"]) in self.cascaded:
-            return missing(self, key)
-        parent = self.parent_style
-        if key in inherited and parent is not None:
-            value = parent[key]
-            if check_math(value):
-                return missing(self, key)
-            self[key] = value
-            return value
-        value = initial[key]
-        if key in not_computed and key in computers:
-            value = computers[key](self, key, value)
-        self[key] = value
-        return value
-
-    __missing__._rulesheets_original = missing
-    return __missing__
-
-
 def _chars_until() -> None:
     if not isinstance(_inputstream.characters_until_regex, CharsUntilPatterns):
         _inputstream.characters_until_regex = CharsUntilPatterns()
@@ -215,27 +144,11 @@ def _array_types() -> None:
         ffi._parsed_types = ArrayTypes(ffi, ffi._parsed_types)
 
 
-def _weak_context() -> None:
-    from weasyprint.layout import LayoutContext
-
-    if not hasattr(LayoutContext.__init__, "_rulesheets_original"):
-        LayoutContext.__init__ = _context_held_weakly(LayoutContext.__init__)
-
-
-def _initial_values_first() -> None:
-    from weasyprint.css import ComputedStyle
-
-    if not hasattr(ComputedStyle.__missing__, "_rulesheets_original"):
-        ComputedStyle.__missing__ = _initial_first(ComputedStyle.__missing__)
-
-
 #: Each fix by its name in README.md's table: (the distribution whose code it mirrors, how it goes in).
 FIXES = {
     "chars-until": ("tinyhtml5", _chars_until),
     "write-once": ("pydyf", _write_objects_once),
     "array-types": ("cffi", _array_types),
-    "weak-context": ("weasyprint", _weak_context),
-    "initial-first": ("weasyprint", _initial_values_first),
 }
 
 

@@ -108,5 +108,5 @@ def test_a_speed_patch_can_be_left_out_for_a_measurement(tmp_path):
         print(hasattr(pydyf.PDF.write, "_rulesheets_original"))
     """, tmp_path)
     applied, written_once = r.stdout.splitlines()[:2]
-    assert applied.split() == ["library-lookup", "chars-until", "weak-context", "initial-first", "actualtext", "pdftags"]
+    assert applied.split() == ["library-lookup", "chars-until", "actualtext", "pdftags"]
     assert written_once == "False"
