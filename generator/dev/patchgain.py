@@ -27,12 +27,10 @@ from pathlib import Path
 
 from generator.dev.bench import copy_project
 from generator.patches import LIBRARY_LOOKUP, SKIP_ENV, WOFF2_BROTLI, WOFF2_GLYF
-from generator.patches.speedups import FIXES
 from generator.patches.versions import PINNED
 
 #: Every speed patch and the library whose code it mirrors (README.md's table).
-SPEED = {LIBRARY_LOOKUP: "CPython ctypes.util", **{name: lib for name, (lib, _) in FIXES.items()},
-         WOFF2_GLYF: "fonttools", WOFF2_BROTLI: "fonttools"}
+SPEED = {LIBRARY_LOOKUP: "CPython ctypes.util", WOFF2_GLYF: "fonttools", WOFF2_BROTLI: "fonttools"}
 #: Keep a speed patch only if it saves at least this share of a cold build's CPU time (the issue's 3 %).
 THRESHOLD = 3.0
 STATE_FILE = ".rulesheets-state.json"

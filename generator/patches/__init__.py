@@ -10,7 +10,7 @@ import os
 
 #: Developer measurements only (generator/dev/patchgain.py): comma-separated speed patches to leave out.
 SKIP_ENV = "RULESHEETS_SKIP_PATCHES"
-#: The speed patches that are not in speedups.FIXES (their names in README.md's table).
+#: The speed patches by their names in README.md's table.
 LIBRARY_LOOKUP, WOFF2_GLYF, WOFF2_BROTLI = "library-lookup", "woff2-glyf", "woff2-brotli"
 
 _applied: list[str] | None = None
@@ -25,8 +25,8 @@ def apply() -> list[str]:
     """Load WeasyPrint and put every patch in (once per process); returns the names of those in place.
 
     Refuses in one line (UnsupportedVersion, exit 2) with a WeasyPrint other than the one the output
-    patches mirror; the speed patches of another library at another version are left out, with one
-    warning line for the whole build.
+    patches mirror; another version of any other patched library gets one warning line for the
+    whole build (its speed patches, in woff2pack, are left out).
     """
     global _applied
     if _applied is not None:
@@ -43,7 +43,6 @@ def apply() -> list[str]:
         done.append(LIBRARY_LOOKUP)
     from generator.patches import actualtext, pdftags
 
-    done += speedups.install(skip)  # speed only: not a byte of output changes
     actualtext.install()  # Indic clusters extract as their own text (search, copy, screen readers)
     pdftags.install()  # drawn cards read by their names, smaller structure trees
     _applied = done + ["actualtext", "pdftags"]

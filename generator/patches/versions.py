@@ -8,7 +8,7 @@ by hand gets, before any document is drawn:
   PDF structure code; against other code they would write wrong PDFs, and without them the Indic
   PDFs would not extract as they read. No build with it is better than a silently worse one.
 - any other package: one warning line, and the speed patches written against it are left out
-  (patches.speedups, patches.woff2pack). Those change time only, so the output is still right.
+  (patches.woff2pack). Those change time only, so the output is still right.
 """
 
 from __future__ import annotations
@@ -21,11 +21,9 @@ from generator.core.errors import RulesheetsError
 
 #: distribution -> the version whose code the patches mirror (pinned exactly in pyproject.toml).
 PINNED = {
-    "weasyprint": "70.0",
-    "pydyf": "0.13.0",
-    "tinyhtml5": "2.1.0",
-    "cffi": "2.1.1",
-    "fonttools": "4.68.0",
+    "weasyprint": "70.0",  # actualtext.py, pdftags.py (output)
+    "pydyf": "0.13.0",  # pdftags.py renumbers the PDF's objects through pydyf's own
+    "fonttools": "4.68.0",  # woff2pack.py (speed)
 }
 #: Set in the environment once the warning is printed, so worker processes do not print it again.
 _WARNED = "RULESHEETS_PATCH_VERSIONS_WARNED"
