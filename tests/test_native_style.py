@@ -39,9 +39,20 @@ def test_every_example_player_has_a_local_name(code):
     for game in GAMES:
         english |= set(re.findall(r'data-player="([^"]+)"', DOCS[(game, "en", "rulebook", None)]))
     names = dict(load_translator(code, ()).config.names)
+    assert len(set(names.values())) == len(names), "two players share a local name"
     if code in SCRIPT:
         assert english <= set(names), sorted(english - set(names))
-        assert len(set(names.values())) == len(names), "two players share a local name"
+        return
+    # A Latin-script locale keeps the names that read well as they are and respells a few (Ines -> Inès):
+    # every respelling is of a player an English book has, and that book uses it, never the English spelling.
+    assert names
+    for name, local in names.items():
+        books = [g for g in GAMES if re.search(rf"\b{name}\b", visible_text(DOCS[(g, "en", "rulebook", None)]))]
+        assert books, f"{name}: no English book has this player"
+        for game in books:
+            text = visible_text(DOCS[(game, code, "rulebook", None)])
+            assert local != name and local in text, (game, name)
+            assert not re.search(rf"\b{name}\b", text), (game, name)
 
 
 def test_names_are_swapped_only_as_whole_words():

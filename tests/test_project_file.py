@@ -162,7 +162,7 @@ def test_the_file_fills_in_what_no_flag_gives(tmp_path, monkeypatch):
 
 
 def test_flags_win_over_the_file(tmp_path, monkeypatch):
-    from generator.cli import _house_rules
+    from generator.commands.options import house_rules as _house_rules
 
     args = _args(tmp_path, monkeypatch, FILE, "build", "--locales", "ko", "--kinds", "rulebook", "--group", "",
                  "--site-name", "Our rules", "--base-url", "https://x.example/", "--rule", "tonk.tonk_totals=49,50")

@@ -20,11 +20,34 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
+from generator.commands import options
+
 from generator.pipeline.build import Options, validate_options
 from generator.core import lifecycle
 from generator.core.errors import InputError, Problem, RulesheetsError
 from generator.output import folder as output
 from generator.core.paths import CACHE_DIR, GAMES_DIR, LOCALES_DIR, TEMPLATES_DIR
+
+if TYPE_CHECKING:
+    from generator.pipeline.build import Options
+
+HELP = "live preview: build, serve on 127.0.0.1, rebuild and reload pages on every change"
+
+
+def add_arguments(v) -> None:
+    options.add_selection(v)
+    options.add_outputs(v, "preview folder (default: a folder in the cache)")
+    v.add_argument("--port", type=options.port, default=8000, metavar="N",
+                   help="port on 127.0.0.1: 1 to 65535 (default 8000; 0 picks a free one)")
+    options.add_sheet_options(v)
+
+
+def run(args) -> int:
+    opts = options.build_options(options.with_project(args))
+    options.check_patch_versions(pdfs="pdf" in opts.formats)
+    return serve(opts, port=args.port, out=args.out)
 
 STATE_URL = "/__rulesheets__/state"
 #: Kept short and self-contained: it is the only script a page ever gets, and only from this server.

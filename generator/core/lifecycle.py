@@ -234,3 +234,8 @@ def printable(text: str) -> str:
     """Text from a user or a file, safe to echo: control and bidi-override characters written as \\uXXXX."""
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
+
+
+def say(line: str, file=None) -> None:
+    """One line to the terminal, with control and bidi characters from input shown escaped."""
+    print(printable(line), file=file or sys.stdout)

@@ -71,9 +71,9 @@ def cache_key(face: FontFile, chars: frozenset[str], flavor: str) -> str:
 
     ident = [CACHE_VERSION, hb.__version__, flavor, file_digest(face), face.index, "".join(sorted(chars))]
     if flavor == "woff2":  # the packing's settings decide the bytes too
-        from generator.patches.woff2pack import BROTLI_QUALITY
+        from generator.patches.woff2pack import brotli_quality
 
-        ident.append(BROTLI_QUALITY)
+        ident.append(brotli_quality())
     return hashlib.sha256(json.dumps(ident).encode("utf-8")).hexdigest()
 
 

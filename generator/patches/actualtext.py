@@ -30,8 +30,9 @@ fidelity", has the figures in poppler, PDFium and MuPDF.
 
 `install()` replaces `weasyprint.draw.text.draw_first_line` (also used for SVG text). Lines drawn
 with an ellipsis, and lines in colour (emoji) fonts, are left to WeasyPrint's own function.
-The patch is tied to WeasyPrint 70.0: any other version fails loudly at import, because the loop
-below mirrors that version's drawing code. Written so it could be offered upstream as a change to
+The patch is tied to WeasyPrint 70.0 (patches/versions.py): with any other version, importing this
+module refuses in one line (exit 2 from the command line), because the loop below mirrors that
+version's drawing code. Written so it could be offered upstream as a change to
 `draw_first_line` itself.
 """
 
@@ -41,13 +42,10 @@ import codecs
 import struct
 import unicodedata
 
-import weasyprint
+from generator.patches.versions import PINNED, UnsupportedVersion, require_weasyprint
 
-SUPPORTED_WEASYPRINT = "70.0"
-if weasyprint.__version__ != SUPPORTED_WEASYPRINT:
-    raise ImportError(
-        f"generator.render.actualtext patches WeasyPrint {SUPPORTED_WEASYPRINT}'s text drawing, but WeasyPrint "
-        f"{weasyprint.__version__} is installed: check weasyprint/draw/text.py against this module, then update it")
+SUPPORTED_WEASYPRINT = PINNED["weasyprint"]
+require_weasyprint()  # the loop below mirrors that version's drawing code: any other refuses, in one line
 
 import pydyf  # noqa: E402  (after the version guard on purpose)
 from weasyprint.draw import text as _text  # noqa: E402
@@ -59,8 +57,8 @@ _EMPTY, _UNKNOWN = pango.PANGO_GLYPH_EMPTY, pango.PANGO_GLYPH_UNKNOWN_FLAG
 #: PangoGlyphInfo as WeasyPrint declares it: glyph (guint), geometry (three gint), attr (a guint of bit fields).
 _GLYPH_INFO = struct.Struct("=Iiii4x")
 if _GLYPH_INFO.size != ffi.sizeof("PangoGlyphInfo"):
-    raise ImportError(f"PangoGlyphInfo takes {ffi.sizeof('PangoGlyphInfo')} bytes in weasyprint.text.ffi, not "
-                      f"{_GLYPH_INFO.size}: update generator.render.actualtext._GLYPH_INFO to its declaration")
+    raise UnsupportedVersion(f"PangoGlyphInfo takes {ffi.sizeof('PangoGlyphInfo')} bytes in weasyprint.text.ffi, "
+                             f"not {_GLYPH_INFO.size}: update generator/patches/actualtext.py's _GLYPH_INFO")
 
 
 def actual_text(text: str) -> bytes:

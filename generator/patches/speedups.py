@@ -1,224 +1,23 @@
-"""Fixes to the speed of WeasyPrint's own stack that change no output byte.
+"""WeasyPrint loaded without starting 54 programs: the one speed patch left (README.md: the table).
 
-Loading WeasyPrint: `weasyprint.text.ffi` tries several names for each C library (Linux, macOS and
-Windows spellings), and cffi answers every name it cannot open directly with
-`ctypes.util.find_library`, which on Linux runs `ldconfig -p`, then gcc, then ld, for each one:
-54 programs started (measured by tests/test_speedups.py) and about half a second before the first document can be drawn, in every
+`weasyprint.text.ffi` tries several names for each C library (Linux, macOS and Windows spellings),
+and cffi answers every name it cannot open directly with `ctypes.util.find_library`, which on Linux
+runs `ldconfig -p`, then gcc, then ld, for each one: 54 programs started (measured by
+tests/test_speedups.py) and about half a second before the first document can be drawn, in every
 process that renders. `quick_library_lookup()` keeps find_library to its first step (the linker
 cache, exactly as ctypes reads it) while WeasyPrint loads; the libraries found are the same ones
 (the name WeasyPrint lists as `libpango-1.0.so.0` is opened directly either way).
 
-tinyhtml5 (the HTML parser WeasyPrint uses) keeps compiled regular expressions for
-`HTMLUnicodeInputStream.chars_until` in a module dict, but its chained assignment
-`characters = characters_until_regex[(characters, opposite)] = regex` rebinds `characters` to the
-regex before the key is made, so each entry is stored under the regex itself and the lookup, made
-with the character set, never hits: every call builds the pattern's text again (a 52-letter set
-for each attribute name) and asks `re` for it. That was a tenth of the time of a Tonk rulebook.
-A dict that makes a missing entry itself, under the right key, is put in its place: the lookup then
-always succeeds and the faulty line is never reached. The patterns are the ones tinyhtml5 builds.
-
-pydyf (WeasyPrint's PDF writer) serialises every object twice when the PDF has an identifier, as
-ours all do: once to write it, and once more, inside `PDF.write`, to hash all the objects' bytes for
-the second half of the /ID. Each content stream and font is compressed again (at zlib level 9) only
-to give the same bytes. While a PDF is written, `written_once` keeps each numbered object's bytes
-from the first time they are made and hands them out the second time: half as many compressions
-(25 -> 13 for a Stop the Bus rulebook), 3 % fewer instructions for a rulebook, and the same file.
-Objects are not changed between the two passes (the hash is taken after all of them are written),
-which tests/test_speedups.py checks byte for byte.
-
-Subsetting fonts: WeasyPrint hands HarfBuzz its glyph lists as `ffi.new(f'hb_codepoint_t[{n}]', ...)`,
-a C type named by its length, so almost every font of every document names a type cffi has not seen,
-and cffi runs its C parser (pycparser, pure Python) over the declaration: about 1.7 ms each time, 121
-times for the 72 HTML artifacts (three fonts a document). `ArrayTypes` answers `NAME[N]` for an item
-type cffi already knows with the array type cffi's backend makes for it (`new_array_type`, the very
-object the parser would give: the backend keeps one object per type) in about a microsecond.
-
-Freeing each document: WeasyPrint's layout context holds `partial(get_image_from_uri, context=self)`,
-a reference cycle, and everything the layout made for a document (computed styles, the cascade, tables)
-hangs from the context, so none of it is freed when the document is done: the cyclic garbage collector
-has to walk it all, about 50,000 objects for a rulebook (three quarters of them reachable only through
-the context). `ImageGetter` is the same partial holding the context weakly (every caller holds the
-context itself while it calls), so those objects are freed by reference counting as soon as the
-document is dropped.
-
-Computed styles: WeasyPrint computes each property of an element the first time it is read, through
-one general function (`ComputedStyle.__missing__`) that goes through every step any property could
-need (logical properties, var(), math functions, page, float and display). Half a million reads for
-the 18 rulebooks, five in six of them for a property the cascade left alone, which simply takes the
-parent's value or the initial one. `_initial_first` answers those two cases itself and hands every
-other to WeasyPrint's function: 2.4 % fewer instructions for the Hindi documents, every computed value
-the same (tests/test_speedups.py compares all of them, for a rulebook and a page of awkward CSS).
-
-`install()` is idempotent. Each fix is tied to the version whose code it mirrors (`SUPPORTED`): with
-another version installed that fix is left out, so a user's renders are only slower, never wrong, and
-tests/test_speedups.py fails until the fix is checked against the new code (and dropped once fixed upstream).
+Five more fixes were measured with generator/dev/patchgain.py and removed, as none saved 3 % of a
+cold build (README.md): tinyhtml5's pattern cache, pydyf serialising each object once, cffi array
+types made without its C parser, the layout context held weakly, and computed styles answering
+undeclared properties first.
 """
 
 from __future__ import annotations
 
 import re
-import weakref
 from contextlib import contextmanager
-from importlib.metadata import version
-
-import pydyf
-from tinyhtml5 import inputstream as _inputstream
-
-#: The versions whose code each fix mirrors (see the module's docstring).
-SUPPORTED = {"tinyhtml5": "2.1.0", "pydyf": "0.13.0", "cffi": "2.1.1", "weasyprint": "70.0"}
-
-
-def supported(distribution: str) -> bool:
-    """Whether the installed `distribution` is the version its fix was written against."""
-    return version(distribution) == SUPPORTED[distribution]
-
-
-class CharsUntilPatterns(dict):
-    """`chars_until`'s patterns by (characters, opposite), each made on first use, as tinyhtml5 makes it."""
-
-    def __missing__(self, key):
-        characters, opposite = key
-        regex = "".join(f"\\x{ord(character):02x}" for character in characters)
-        if not opposite:
-            regex = f"^{regex}"
-        pattern = self[key] = re.compile(f"[{regex}]+")
-        return pattern
-
-
-#: While `PDF.write` runs: id(object) -> (its bytes, the object, kept so the id is not reused).
-_written: dict[int, tuple[bytes, object]] | None = None
-
-
-def _made_once(fget):
-    """The `data` property `fget`, answered from `_written` for numbered (top-level) objects during a write."""
-
-    def data(self):
-        if _written is None or self.number is None:
-            return fget(self)
-        hit = _written.get(id(self))
-        if hit is None:
-            hit = _written[id(self)] = (fget(self), self)
-        return hit[0]
-
-    data._rulesheets_original = fget
-    return property(data, doc=fget.__doc__)
-
-
-def _write_once(write):
-    def written_once(self, *args, **kwargs):
-        global _written
-        outer, _written = _written, {}
-        try:
-            return write(self, *args, **kwargs)
-        finally:
-            _written = outer
-
-    written_once._rulesheets_original = write
-    return written_once
-
-
-#: The pydyf classes whose `data` is made again by `PDF.write` (WeasyPrint's own objects derive from them).
-_SERIALISED = (pydyf.Dictionary, pydyf.Stream, pydyf.String, pydyf.Array)
-
-
-class ArrayTypes(dict):
-    """cffi's parsed types by declaration (`FFI._parsed_types`), where a missing `NAME[N]` is made without parsing.
-
-    `FFI._typeof` looks a declaration up here first and parses it only on a KeyError; entries are
-    (ctype, is_function_type), as cffi stores them. Any other declaration is left to the parser.
-    """
-
-    ARRAY = re.compile(r"([A-Za-z_]\w*)\[([0-9]+)\]")
-
-    def __init__(self, ffi, parsed):
-        super().__init__(parsed)
-        self.ffi = ffi
-
-    def __missing__(self, cdecl):
-        found = self.ARRAY.fullmatch(cdecl) if isinstance(cdecl, str) else None
-        if found is None:
-            raise KeyError(cdecl)
-        pointer = self.ffi._typeof(f"{found[1]} *")  # parsed once per item type
-        result = self[cdecl] = (self.ffi._backend.new_array_type(pointer, int(found[2])), False)
-        return result
-
-
-class ImageGetter:
-    """`functools.partial(get_image_from_uri, context=context)` with the layout context held weakly."""
-
-    __slots__ = ("function", "context")
-
-    def __init__(self, function, context):
-        self.function = function
-        self.context = weakref.ref(context)
-
-    def __call__(self, *args, **kwargs):
-        return self.function(*args, **{"context": self.context(), **kwargs})
-
-
-def _context_held_weakly(init):
-    def __init__(self, style_for, get_image_from_uri, *args, **kwargs):
-        init(self, style_for, get_image_from_uri, *args, **kwargs)
-        self.get_image_from_uri = ImageGetter(get_image_from_uri, self)
-
-    __init__._rulesheets_original = init
-    return __init__
-
-
-def _initial_first(missing):
-    """`ComputedStyle.__missing__` giving an undeclared property its parent's or initial value directly.
-
-    Every other case goes to WeasyPrint's `missing`: a declared or custom property, a physical one
-    whose logical twin is declared, the special cases, and an inherited value that still holds a math
-    function (WeasyPrint resolves it again on the child).
-    """
-    from weasyprint.css import computed_values, functions, properties
-
-    inherited, not_computed, initial = properties.INHERITED, properties.INITIAL_NOT_COMPUTED, properties.INITIAL_VALUES
-    computers, check_math = computed_values.COMPUTER_FUNCTIONS, functions.check_math
-    physical = computed_values.PHYSICAL_FUNCTIONS
-    general = {"float", "display", "position", "page"}
-    general.update(key for key in initial if key.startswith("text_decoration_") or check_math(initial[key]))
-
-    def __missing__(self, key):
-        if key in self.cascaded or key in general or key[:2] == "__":
-            return missing(self, key)
-        if (logical := physical.get(key)) and logical(block="ttb", inline=self["direction"]) in self.cascaded:
-            return missing(self, key)
-        parent = self.parent_style
-        if key in inherited and parent is not None:
-            value = parent[key]
-            if check_math(value):
-                return missing(self, key)
-            self[key] = value
-            return value
-        value = initial[key]
-        if key in not_computed and key in computers:
-            value = computers[key](self, key, value)
-        self[key] = value
-        return value
-
-    __missing__._rulesheets_original = missing
-    return __missing__
-
-
-def install() -> None:
-    from weasyprint.css import ComputedStyle
-    from weasyprint.layout import LayoutContext
-    from weasyprint.text.ffi import ffi
-
-    if supported("tinyhtml5") and not isinstance(_inputstream.characters_until_regex, CharsUntilPatterns):
-        _inputstream.characters_until_regex = CharsUntilPatterns()
-    if supported("pydyf") and not hasattr(pydyf.PDF.write, "_rulesheets_original"):
-        for cls in _SERIALISED:
-            cls.data = _made_once(cls.__dict__["data"].fget)
-        pydyf.PDF.write = _write_once(pydyf.PDF.write)
-    if supported("cffi") and not isinstance(ffi._parsed_types, ArrayTypes):
-        ffi._parsed_types = ArrayTypes(ffi, ffi._parsed_types)
-    if supported("weasyprint") and not hasattr(LayoutContext.__init__, "_rulesheets_original"):
-        LayoutContext.__init__ = _context_held_weakly(LayoutContext.__init__)
-    if supported("weasyprint") and not hasattr(ComputedStyle.__missing__, "_rulesheets_original"):
-        ComputedStyle.__missing__ = _initial_first(ComputedStyle.__missing__)
 
 
 @contextmanager

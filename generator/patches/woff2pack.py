@@ -8,6 +8,10 @@ triplets. The same glyph comes in many subsets of one build (the Latin letters o
 the Devanagari shared by Hindi and Nepali), so each glyph's encoding is also kept, by its bytes,
 for the rest of the process. The encoding is the specification's and fontTools' own: tests compare
 the bytes of both writers; only the time differs (about a fifth of fontTools' for a cold site).
+
+Both changes mirror fontTools 4.68.0's writer (its module globals `brotli` and `WOFF2GlyfTable`, and
+the streams of `WOFF2GlyfTable`), hold only while `pack` runs, and are left out with any other
+fontTools (patches/versions.py): the fonts are then fontTools' own, at quality 11.
 """
 
 from __future__ import annotations
@@ -19,12 +23,27 @@ from contextlib import contextmanager
 from fontTools.ttLib import TTFont
 from fontTools.ttLib import woff2 as writer
 
+from generator.patches import WOFF2_BROTLI, WOFF2_GLYF, skipped
+from generator.patches.versions import supported
+
 #: fontTools packs at 11. Qualities 10 and 11 search for the best parse (Zopfli-like) and take most of
 #: a cold site stage; 9 and below use brotli's fast matchers. Measured on the 36 subsets of a full site
 #: (CPU seconds for brotli and the glyf transform together): 11 about 4.4 s, 10 3.2 s / 490 KB,
 #: 9 2.2 s / 513 KB, 8 1.5 s / 520 KB, 7 no faster than 8. 8 costs 6 % more bytes than 10 for
 #: half the time; every page set stays far inside its 150 KB (the Korean one, the largest, ~140 KB).
 BROTLI_QUALITY = 8
+#: What fontTools' writer packs at by itself.
+FONTTOOLS_QUALITY = 11
+
+
+def _in_use() -> frozenset[str]:
+    """The changes `pack` makes: none with another fontTools, none left out for a measurement."""
+    return frozenset({WOFF2_BROTLI, WOFF2_GLYF} - skipped()) if supported("fonttools") else frozenset()
+
+
+def brotli_quality() -> int:
+    """The Brotli quality `pack` writes at (part of a web font's cache key)."""
+    return BROTLI_QUALITY if WOFF2_BROTLI in _in_use() else FONTTOOLS_QUALITY
 
 
 class _Brotli:
@@ -161,8 +180,12 @@ class _GlyfTable(writer.WOFF2GlyfTable):
 @contextmanager
 def _writer():
     """fontTools' WOFF2 writer with _Brotli and _GlyfTable in place (it looks both up as module globals)."""
+    in_use = _in_use()
     saved = writer.brotli, writer.WOFF2GlyfTable
-    writer.brotli, writer.WOFF2GlyfTable = _Brotli(writer.brotli), _GlyfTable
+    if WOFF2_BROTLI in in_use:
+        writer.brotli = _Brotli(writer.brotli)
+    if WOFF2_GLYF in in_use:
+        writer.WOFF2GlyfTable = _GlyfTable
     try:
         yield
     finally:

@@ -12,6 +12,7 @@ from urllib.parse import unquote, urlparse
 
 from generator.core.paths import CACHE_DIR, TEMPLATES_DIR
 from generator.core.errors import RulesheetsError
+from generator.render import glyphs
 
 #: Paper sizes WeasyPrint lays out on; the half sizes are the pages of booklets and card sheets (render/imposition.py).
 PAPERS = {"a4": "A4", "letter": "letter", "a5": "A5", "half-letter": "5.5in 8.5in"}
@@ -31,16 +32,11 @@ _font_config = None
 def _fonts():
     global _font_config
     if _font_config is None:
-        from generator.patches import speedups
+        from generator import patches
 
-        speedups.load_weasyprint()
+        patches.apply()  # loads WeasyPrint first; refuses one it does not mirror (generator/patches/README.md)
         from weasyprint.text.fonts import FontConfiguration
 
-        from generator.patches import actualtext, pdftags
-
-        speedups.install()  # parser fixes that change no byte
-        actualtext.install()  # Indic clusters extract as their own text (search, copy, screen readers)
-        pdftags.install()  # drawn cards read by their names
         _font_config = FontConfiguration()
         _remove_font_folder_at_exit(_font_config)
     return _font_config
@@ -90,17 +86,16 @@ def _fetcher_class():
     return ProjectFetcher
 
 
-class _GlyphWatcher(logging.Handler):
+class _LoadWatcher(logging.Handler):
+    """Resources WeasyPrint could not load (it logs them and goes on); missing glyphs are render/glyphs.py's."""
+
     def __init__(self):
         super().__init__(logging.WARNING)
-        self.missing: list[str] = []
         self.refused: list[str] = []
 
     def emit(self, record):
         msg = record.getMessage()
-        if ".notdef glyph" in msg:
-            self.missing.append(msg.split(": ", 1)[-1])
-        elif "refused to load" in msg:
+        if "refused to load" in msg:
             self.refused.append(msg[msg.index("refused to load"):])
         elif msg.startswith(("Failed to load", "Font-face")):
             # A missing image or a font that cannot be loaded would be left out silently: an error instead.
@@ -110,7 +105,7 @@ class _GlyphWatcher(logging.Handler):
 @contextmanager
 def _watch():
     logger = logging.getLogger("weasyprint")
-    watcher = _GlyphWatcher()
+    watcher = _LoadWatcher()
     logger.addHandler(watcher)
     old = logger.propagate
     logger.propagate = False  # our own one-line errors replace WeasyPrint's log lines
@@ -143,7 +138,7 @@ class _ImageCache(dict):
 _images = _ImageCache()
 
 
-def _stylesheet(css: str, watcher: _GlyphWatcher):
+def _stylesheet(css: str, watcher: _LoadWatcher):
     """`css` parsed once per process (WeasyPrint parses and compiles a stylesheet on every render).
 
     A sheet whose fonts or images could not be loaded is not kept, so every document using it fails.
@@ -261,7 +256,8 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bo
                       pdf_variant="pdf/ua-1")
     if watcher.refused:
         raise RenderError(f"{name}: {watcher.refused[0]}")
-    if watcher.missing:
-        chars = ", ".join(sorted(set(watcher.missing))[:5])
-        raise RenderError(f"{name}: no font has a glyph for {chars}; add a font with it to the locale's fonts")
+    missing = glyphs.missing_characters(doc)  # from the fonts' cmaps; the PDF is not handed out
+    if missing:
+        raise RenderError(f"{name}: no font has a glyph for {glyphs.describe(missing)}; "
+                          f"add a font with it to the locale's fonts")
     return out.getvalue(), len(doc.pages)
