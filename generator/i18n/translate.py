@@ -282,6 +282,8 @@ class Miss:
     domain: str
     msgid: str
     reason: str  # "missing", "fuzzy" or "outdated" (spells out a fact's old value)
+    #: The entry's msgctxt (a short UI string told apart by its use: pgettext), or None.
+    context: str | None = None
 
 
 @dataclass
@@ -302,22 +304,23 @@ class Translator:
         return {domain: plural_function(catalog) for domain, catalog in self.catalogs.items()}
 
     # -- text ---------------------------------------------------------------------------------
-    def lookup(self, domain: str, msgid: str, values: dict | None = None) -> tuple[str, bool]:
-        """The translation of msgid, or (msgid, True) when it falls back to English.
+    def lookup(self, domain: str, msgid: str, values: dict | None = None,
+               context: str | None = None) -> tuple[str, bool]:
+        """The translation of msgid (in `context`, its msgctxt), or (msgid, True) when it falls back to English.
 
         A translation that spells out a fact's value falls back, as outdated, once the fact changes.
         """
         if self.code == SOURCE_LOCALE:
             return msgid, False
-        msg = self.catalogs.get(domain, Catalog()).get(msgid)
+        msg = self.catalogs.get(domain, Catalog()).get(msgid, context)
         if msg is None or not msg.string:
-            self.misses.append(Miss(domain, msgid, "missing"))
+            self.misses.append(Miss(domain, msgid, "missing", context))
             return msgid, True
         if msg.fuzzy:
-            self.misses.append(Miss(domain, msgid, "fuzzy"))
+            self.misses.append(Miss(domain, msgid, "fuzzy", context))
             return msgid, True
         if values is not None and any(values.get(k, v) != v for k, v in spelled_out(msg).items()):
-            self.misses.append(Miss(domain, msgid, "outdated"))
+            self.misses.append(Miss(domain, msgid, "outdated", context))
             return msgid, True
         return msg.string, False
 
@@ -411,16 +414,17 @@ def fallback_problems(translators: dict[str, Translator], since: dict[str, int] 
         if tr.config.draft:
             continue
         for miss in tr.misses[(since or {}).get(code, 0):]:
-            if (code, miss.domain, miss.msgid) not in seen:
-                seen.add((code, miss.domain, miss.msgid))
+            if (code, miss.domain, miss.msgid, miss.context) not in seen:
+                seen.add((code, miss.domain, miss.msgid, miss.context))
                 path = catalog_path(code, miss.domain, locales_dir or LOCALES_DIR)
-                entry = tr.catalogs.get(miss.domain, Catalog()).get(miss.msgid)
+                entry = tr.catalogs.get(miss.domain, Catalog()).get(miss.msgid, miss.context)
                 if entry is None:
                     what = "not in the catalog (run rulesheets i18n update)"
                 else:
                     what = f"{miss.reason} translation"
+                where = f"msgctxt {po_escape(miss.context)} " if miss.context else ""
                 problems.append(Problem(display_path(path), entry.lineno if entry else None,
-                                        f"{what}: msgid {po_escape(miss.msgid)}"))
+                                        f"{what}: {where}msgid {po_escape(miss.msgid)}"))
     return problems
 
 
