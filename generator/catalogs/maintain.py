@@ -171,7 +171,13 @@ def merged_catalog(code: str, domain: str, template: Catalog) -> bytes:
     path = catalog_path(code, domain)
     cat = read_catalog(path, code) if path.exists() else _new_catalog(code.replace("-", "_"))
     _carry_into_contexts(cat, template)
+    # Babel's update carries the previous msgid only when it makes an entry fuzzy; one fuzzy already keeps its own.
+    previous = {(m.id if isinstance(m.id, str) else m.id[0], m.context): m.previous_id for m in cat if m.id and m.previous_id}
     cat.update(template, update_header_comment=False)
+    for msg in cat:
+        key = (msg.id if isinstance(msg.id, str) else msg.id[0], msg.context)
+        if msg.id and msg.fuzzy and not msg.previous_id and key in previous:
+            msg.previous_id = previous[key]
     cat.creation_date = cat.revision_date = _EPOCH
     cat.fuzzy = False
     _complete_header(cat, code)

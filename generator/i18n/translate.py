@@ -18,7 +18,7 @@ from babel.core import UnknownLocaleError
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import escape as po_escape, read_po
+from babel.messages.pofile import escape as po_escape, read_po, unescape as po_unescape
 from babel.numbers import format_decimal, get_currency_precision, parse_pattern
 
 from generator.core.errors import InputError, Problem
@@ -204,7 +204,32 @@ def read_catalog(path: Path, code: str) -> Catalog:
         text = text if len(text) <= 120 else text[:119] + "…"
         raise InputError(Problem(display_path(path), line, f"cannot read catalog: {text}")) from None
     plural_function(catalog, path, raw)
+    _previous_ids(catalog)
     return catalog
+
+
+def _previous_ids(catalog: Catalog) -> None:
+    """`#| msgid "..."` lines (the source a fuzzy entry was translated from) as each message's previous_id.
+
+    Babel writes them but reads them as user comments ("| msgid ..."); left so, they would be written
+    back as "# | msgid" and the previous source lost at the next `i18n update`.
+    """
+    for msg in catalog:
+        lines = [c[1:].strip() for c in msg.user_comments if c.startswith("|")]
+        if not lines:
+            continue
+        msg.user_comments = [c for c in msg.user_comments if not c.startswith("|")]
+        parts: dict[str, str] = {}
+        key = None
+        for line in lines:
+            m = re.fullmatch(r'(msgctxt|msgid|msgid_plural)\s+(".*")', line)
+            if m:
+                key = m.group(1)
+                parts[key] = po_unescape(m.group(2))
+            elif key and line.startswith('"'):
+                parts[key] += po_unescape(line)
+        if "msgid" in parts:
+            msg.previous_id = [parts["msgid"]] + ([parts["msgid_plural"]] if "msgid_plural" in parts else [])
 
 
 #: A catalog's plural rule is tried on these counts; sheets and rules use small ones, CLDR rules change by 10^6.
