@@ -101,6 +101,8 @@ def parser() -> argparse.ArgumentParser:
                              "and sitemap.xml (default: none; the site links relatively and has no sitemap)")
         sp.add_argument("--site-name", default=None, metavar="NAME",
                         help="the static site's name: 1 to 60 characters (default: rulesheets)")
+        sp.add_argument("--site-logo", type=Path, default=None, metavar="FILE",
+                        help="an image (.svg, .png or .webp, at most 200 kB) shown before the site's name (default: none)")
 
     b = command("build", "build every artifact into output/ (replaced atomically)")
     selection(b)
@@ -257,7 +259,7 @@ def _run(args) -> int:
                    papers=_many(args.papers, ("a4", "letter")),
                    out=args.out or (args.output_root if args.command == "build" else None) or default_output(),
                    jobs=args.jobs, strict=args.strict, sheets=sheets, base_url=args.base_url,
-                   site_name=args.site_name, house_rules=house_rules, kinds=kinds)
+                   site_name=args.site_name, site_logo=args.site_logo, house_rules=house_rules, kinds=kinds)
     if args.command == "serve":
         from generator.commands.serve import serve
 
@@ -277,8 +279,17 @@ def _run(args) -> int:
               f"({made}) in {opts.out}, {report.seconds:.1f} s; manifest.json lists them")
         print("stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.stages.items()))
         if not opts.base_url and is_full(opts):  # the site was made
-            print("site: no --base-url, so relative links only: no canonical, Open Graph URL or sitemap.xml")
+            print("site: no --base-url, so relative links only: no canonical, Open Graph URL, sitemap.xml or robots.txt")
+        elif is_full(opts) and not _site_at_host_root(opts.base_url):
+            print(f"site: no robots.txt, since crawlers read it only at a host's root and {opts.base_url} is not one; "
+                  f"add 'Sitemap: {opts.base_url}sitemap.xml' to the host's robots.txt")
     return 0
+
+
+def _site_at_host_root(base_url: str) -> bool:
+    from generator.site.builder import at_host_root
+
+    return at_host_root(base_url)
 
 
 def _kit(args) -> int:
