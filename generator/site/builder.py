@@ -161,8 +161,11 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
                 raise CheckFailed(problems)
         made = subsets.done()
     out.update(_web_fonts(plans, made, full=set(trs) == set(every) and set(games) == set(GAMES)))
+    from generator.fonts.fallback import fallback_names
+
+    fallbacks = {f: fallback_names(f) for fonts in stacks.values() for f in fonts}
     css = environment().get_template("site/style.css.j2").render(stacks=stacks, font_stack=Markup("sans-serif"),
-                                                              games=sorted(GAMES))
+                                                              games=sorted(GAMES), fallbacks=fallbacks)
     out[f"{SITE}/style.css"] = css.encode("utf-8")
     for path, page in pages.items():
         out[f"{SITE}/{path}"] = page.html.encode("utf-8")
