@@ -322,9 +322,9 @@ def test_sitemap_lists_every_finished_page_and_robots_points_to_it(published):
 def test_robots_txt_at_a_host_root(project):
     """With a base URL at a host's root the site has robots.txt pointing to its sitemap, and no note."""
     r = run_cli(project, "build", "--games", "bunco", "--locales", "en", "fr", "--formats", "html",
-                "--base-url", "https://rules.example.org/", "--out", str(project / "out"))
+                "--base-url", "https://rules.example.org/", "--out", str(project.parent / "out"))
     assert r.returncode == 0, r.stderr
-    assert (project / "out/site/robots.txt").read_text(encoding="utf-8") == (
+    assert (project.parent / "out/site/robots.txt").read_text(encoding="utf-8") == (
         "User-agent: *\nAllow: /\n\nSitemap: https://rules.example.org/sitemap.xml\n")
     assert "robots" not in r.stdout
 
@@ -826,7 +826,9 @@ def test_404_from_disk_and_from_the_host(published, browser):
         page.evaluate("document.fonts.ready.then(() => true)")
         hrefs = page.eval_on_selector_all("main a", "els => els.map(a => a.href)")
         assert hrefs == [f"{BASE_URL}{c}/index.html" for c in LOCALES]
-        assert f"{BASE_URL}style.css" in fetched and not [u for u in fetched[1:] if "/no/such/" in u], fetched
+        # (Chromium's preload scanner may ask for the relative addresses before the script runs: those
+        # answers are the 404 page and go unused.)
+        assert f"{BASE_URL}style.css" in fetched and f"{BASE_URL}fonts/index.css" in fetched, fetched
         assert page.evaluate("getComputedStyle(document.querySelector('.choices')).display") == "grid"
     finally:
         page.close()
@@ -839,7 +841,9 @@ CLS_PAGES = ["en/index.html", "fr/index.html", "en/tonk/index.html", "fr/bunco/i
 
 def test_web_fonts_load_without_layout_shift(site):
     """Cumulative Layout Shift at most 0.05 (Lighthouse's "good" is 0.1), in a browser with DejaVu Sans only."""
-    from tests.layoutshift import measure
-
-    found = measure(site, CLS_PAGES)
-    assert all(v <= 0.05 for v in found.values()), found
+    # Its own process: a second Playwright cannot start inside the one that runs the `browser` fixture.
+    r = subprocess.run([sys.executable, "-m", "tests.layoutshift", str(site), *CLS_PAGES], capture_output=True,
+                       text=True, cwd=Path(__file__).parent.parent, timeout=600)
+    assert r.returncode == 0, r.stderr
+    found = {rel: float(value) for value, rel in (line.split() for line in r.stdout.splitlines())}
+    assert set(found) == set(CLS_PAGES) and all(v <= 0.05 for v in found.values()), found
