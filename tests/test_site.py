@@ -326,7 +326,7 @@ def test_robots_txt_at_a_host_root(project):
     assert r.returncode == 0, r.stderr
     assert (project.parent / "out/site/robots.txt").read_text(encoding="utf-8") == (
         "User-agent: *\nAllow: /\n\nSitemap: https://rules.example.org/sitemap.xml\n")
-    assert "robots" not in r.stdout
+    assert "no robots.txt" not in r.stdout
 
 
 def test_site_name_and_logo_on_every_page(published):
