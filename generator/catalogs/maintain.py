@@ -237,15 +237,15 @@ def status(locales: tuple[str, ...]) -> list[tuple[str, str, int, int, int, int]
     rows = []
     for code in locales:
         for domain, template in templates.items():
-            ids = [m.id for m in template if m.id]
+            ids = [(m.id, m.context) for m in template if m.id]
             if code == SOURCE_LOCALE:
                 rows.append((code, domain, len(ids), 0, 0, len(ids)))
                 continue
             cat = read_catalog(catalog_path(code, domain), code)
             translated = fuzzy = 0
-            for msgid in ids:
+            for msgid, context in ids:
                 key = msgid[0] if isinstance(msgid, tuple) else msgid
-                msg = cat.get(key)
+                msg = cat.get(key, context)
                 if msg is None or not msg.string or (isinstance(msg.string, tuple) and not all(msg.string)):
                     continue
                 if msg.fuzzy:
