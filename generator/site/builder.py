@@ -36,6 +36,8 @@ CHOOSER = "index"
 #: itself); `rulesheets i18n extract` adds them to the common catalog.
 SITE_TEXT = ("draft translation", "The language of your browser")
 SITE_PLURALS = (("{count} section found", "{count} sections found"),)
+#: The search box placeholder's msgctxt (templates/site/base.html.j2).
+SEARCH_CONTEXT = "search box placeholder"
 #: A site logo (--site-logo): the kinds a browser shows in an <img>, and how big it may be.
 LOGO_TYPES = {".svg": b"<", ".png": b"\x89PNG\r\n\x1a\n", ".webp": b"RIFF"}
 LOGO_MAX_BYTES = 200_000
@@ -312,9 +314,9 @@ class _Context:
         text = self._text(code, "draft translation")
         return {"text": text, "lang": code} if text else {"text": "draft translation", "lang": SOURCE_LOCALE}
 
-    def _text(self, code: str, msgid: str) -> str | None:
+    def _text(self, code: str, msgid: str, context: str | None = None) -> str | None:
         """A common string in the locale's own words, or None when the locale lacks it (no English inside)."""
-        text, fallback = self.trs[code].lookup("common", msgid)
+        text, fallback = self.trs[code].lookup("common", msgid, context=context)
         return None if fallback else text
 
     def _common(self, code: str, path: str, og_type: str) -> dict:
@@ -420,7 +422,7 @@ class _Context:
 
     def scripted_text(self, code: str) -> str:
         """Characters site.js may draw on the locale's pages that no page's text holds (see _plan_fonts)."""
-        return "".join(filter(None, [self.search_scripts.get(code), self._text(code, "Search"),
+        return "".join(filter(None, [self.search_scripts.get(code), self._text(code, "Search", SEARCH_CONTEXT),
                                      self._text(code, "Nothing found for “{query}”."), "…·“”«»"]))
 
     def game_page(self, code: str, game: str) -> Page:
