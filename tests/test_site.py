@@ -403,7 +403,8 @@ def _nu_errors(files: list[str], root: str) -> list[str]:
                             capture_output=True, text=True, timeout=300)
     messages = json.loads(result.stderr or '{"messages": []}')["messages"]
     errors = [f'{m.get("url", "").rsplit(root, 1)[-1]}:{m.get("lastLine")}: {m["message"]}'
-              for m in messages if m["type"] == "error" or m.get("subType") == "fatal"]
+              for m in messages if (m["type"] == "error" or m.get("subType") == "fatal")
+              and not FONTS4_DESCRIPTOR.search(m["message"])]
     assert errors or result.returncode == 0
     return errors
 
@@ -427,6 +428,13 @@ def test_nu_html_checker_passes_print_html(full_build):
 
 # -- fonts -----------------------------------------------------------------------------------------
 
+#: CSS Fonts 4 descriptors of the metric-matched fallback faces (generator/fonts/fallback.py), which the
+#: Nu checker's CSS validator does not know yet; browsers that lack them ignore them.
+FONTS4_DESCRIPTOR = re.compile(r"^Property “(size-adjust|ascent-override|descent-override|line-gap-override)” doesn't exist\.$|"
+                               r"“(size-adjust|ascent-override|descent-override|line-gap-override)”: Property “\2” doesn't exist")
+FALLBACK_FACE = re.compile(r'@font-face \{ font-family: "(.+) fallback ([^"]+)"; font-style: normal; font-weight: (\d+); '
+                           r'src: (local\("[^"]+"\)(?:, local\("[^"]+"\))*); size-adjust: [\d.]+%; ascent-override: [\d.]+%; '
+                           r'descent-override: [\d.]+%; line-gap-override: [\d.]+%; unicode-range: ([^;]+); \}')
 FACE = re.compile(r'@font-face \{ font-family: "([^"]+)"; font-style: normal; font-weight: (\d+); '
                   r'font-display: swap; src: url\("([^"]+)"\) format\("woff2"\); unicode-range: ([^;]+); \}')
 
@@ -441,7 +449,12 @@ def faces(site: Path, font_set: str) -> list[tuple[str, int, str, frozenset[str]
             lo, _, hi = r.removeprefix("U+").partition("-")
             chars.update(chr(c) for c in range(int(lo, 16), int(hi or lo, 16) + 1))
         out.append((family, int(weight), url, frozenset(chars)))
-    assert len(out) == css.count("@font-face"), "every @font-face has font-display: swap and one WOFF2 source"
+    fallbacks = FALLBACK_FACE.findall(css)
+    assert len(out) + len(fallbacks) == css.count("@font-face"), "every @font-face has font-display: swap and one WOFF2 source"
+    # A fallback face (a local font sized to a web font's metrics) covers exactly the characters of its web face.
+    web = {(family, weight): ranges for family, weight, _url, ranges in FACE.findall(css)}
+    for family, _ref, weight, _src, ranges in fallbacks:
+        assert web.get((family, weight)) == ranges, (family, weight)
     return out
 
 
@@ -599,7 +612,8 @@ def test_page_in_chromium(site, browser, rel):
         assert page.evaluate("document.querySelectorAll('h1').length") == 1
         # Web fonts: none failed, the page's own face is loaded, and no text fell back to a system font.
         statuses = page.evaluate("Array.from(document.fonts).map(f => [f.family.replace(/\"/g, ''), f.weight, f.status])")
-        assert statuses and not [s for s in statuses if s[2] == "error"], statuses
+        # A metric-matched fallback face fails where its local font is missing (this browser has none): by design.
+        assert statuses and not [s for s in statuses if s[2] == "error" and " fallback " not in s[0]], statuses
         first = {"ko": "Noto Sans CJK KR", "hi": "Noto Sans Devanagari", "ne": "Noto Sans Devanagari",
                  "bn": "Noto Sans Bengali"}.get(code, "Noto Sans")
         assert [first, "400", "loaded"] in statuses, statuses
