@@ -9,8 +9,9 @@ SYSTEM_PACKAGES=(fonts-noto-core fonts-noto-cjk fonts-dejavu-core libharfbuzz-su
 # Extra system packages only the test suite needs (pass --test).
 TEST_PACKAGES=()
 if [[ "${1:-}" == "--test" ]]; then
-  # The site tests: Chromium for the browser checks, Java for the W3C Nu HTML checker (vnu.jar).
-  TEST_PACKAGES=(chromium default-jre-headless)
+  # The site tests: Chromium for the browser checks, Java for the W3C Nu HTML checker (vnu.jar);
+  # the catalog tests: GNU gettext's msgfmt -c.
+  TEST_PACKAGES=(chromium default-jre-headless gettext)
 fi
 
 missing=()

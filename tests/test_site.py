@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -30,6 +31,9 @@ PAGES = ["index.html", "404.html"] + [f"{c}/index.html" for c in LOCALES] + [f"{
 BASE_URL = "https://rules.example.net/games/"
 #: The locale the --base-url build marks as a draft.
 DRAFT = "ne"
+#: The --base-url build's site name and what it printed.
+SITE_NAME = "Club de Tonk & co"
+BUILD_OUTPUT: dict[str, str] = {}
 SHOTS = Path("/tmp/site-shots")
 #: The one system font the browser tests leave Chromium (it needs one to start). Monospace, and
 #: not a family the site serves: any text that falls back to it is caught by name.
@@ -56,9 +60,14 @@ def published(tmp_path_factory) -> tuple[Path, str]:
     toml.write_text(draft if draft != text else 'status = "draft"\n' + text, encoding="utf-8")
     plain = run_cli(proj, "build", "--formats", "html")
     assert plain.returncode == 0, plain.stderr
-    result = run_cli(proj, "build", "--formats", "html", "--base-url", BASE_URL)
+    logo = proj / "logo.svg"
+    logo.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8"/></svg>',
+                    encoding="utf-8")
+    result = run_cli(proj, "build", "--formats", "html", "--base-url", BASE_URL, "--site-name", SITE_NAME,
+                     "--site-logo", str(logo))
     assert result.returncode == 0, result.stderr
     assert "base-url" not in result.stdout
+    BUILD_OUTPUT["published"] = result.stdout
     return proj / "output" / "site", plain.stdout
 
 
@@ -116,7 +125,7 @@ def search_entries(site: Path, code: str) -> list[list[str]]:
 # -- structure and metadata -------------------------------------------------------------------------
 
 def test_every_page_and_file_is_there(site):
-    files = PAGES + ["robots.txt", "style.css", "site.js", "favicon.svg", "fonts/index.css"]
+    files = PAGES + ["style.css", "site.js", "favicon.svg", "fonts/index.css"]
     for rel in files + [f"fonts/{c}.css" for c in LOCALES] + [f"search/{c}.js" for c in LOCALES]:
         assert (site / rel).is_file(), rel
     assert sorted(str(p.relative_to(site)) for p in site.rglob("*.html")) == sorted(PAGES)
@@ -252,9 +261,9 @@ def test_without_base_url_nothing_points_anywhere(site, published):
     """No sitemap, no Sitemap line, no absolute URL at all; the build says so in one line."""
     _, stdout = published
     assert [line for line in stdout.splitlines() if "base-url" in line] == [
-        "site: no --base-url, so relative links only: no canonical, Open Graph URL or sitemap.xml"]
+        "site: no --base-url, so relative links only: no canonical, Open Graph URL, sitemap.xml or robots.txt"]
     assert not (site / "sitemap.xml").exists()
-    assert (site / "robots.txt").read_text(encoding="utf-8") == "User-agent: *\nAllow: /\n"
+    assert not (site / "robots.txt").exists()  # where the site will live is unknown: nothing a crawler could use
     for rel in PAGES:
         assert not re.search(r'(href|src|content)="https?:', (site / rel).read_text(encoding="utf-8")), rel
 
@@ -265,12 +274,13 @@ def test_with_base_url_every_absolute_url_uses_it(published):
         page = Page(site / rel)
         html = (site / rel).read_text(encoding="utf-8")
         absolute = re.findall(r'(?:href|src|content)="(https?:[^"]*)"', html)
-        assert absolute and all(u.startswith(BASE_URL) for u in absolute), rel
         if rel == "404.html":
-            # Served for any missing address, at any depth: every link and asset is absolute.
-            assert all(href.startswith((BASE_URL, "#")) for href, _ in page.links), page.links
-            assert not [h for h, a in page.links if a.get("rel") == "canonical"]
+            # Served for any missing address, at any depth: relative links (it works from disk) that a
+            # first script makes resolve against the base URL on the host (test_404_from_disk_and_from_the_host).
+            assert not absolute and not [h for h, a in page.links if a.get("rel") == "canonical"]
+            assert html.index(f'b.href = "{BASE_URL}"') < html.index("<link")
             continue
+        assert absolute and all(u.startswith(BASE_URL) for u in absolute), rel
         assert page.canonical() == BASE_URL + page_url_path(rel)
         assert page.meta["og:url"] == [page.canonical()]
         alternates = page.alternates()
@@ -297,11 +307,54 @@ def test_sitemap_lists_every_finished_page_and_robots_points_to_it(published):
     for url in tree.getroot().findall("s:url", ns):
         alternates = {a.get("hreflang"): a.get("href") for a in url.findall("x:link", ns)}
         loc = url.findtext("s:loc", namespaces=ns)
-        if loc != BASE_URL:
-            assert set(alternates) == set(LOCALES) - {DRAFT}, loc
-            assert all(href in locs for href in alternates.values())
-    robots = (site / "robots.txt").read_text(encoding="utf-8")
-    assert f"Sitemap: {BASE_URL}sitemap.xml" in robots.splitlines()
+        # Every entry's alternates: each finished locale and x-default, as on the page itself.
+        assert set(alternates) == set(LOCALES) - {DRAFT} | {"x-default"}, loc
+        assert all(href in locs for href in alternates.values())
+        assert alternates == Page(site / (loc[len(BASE_URL):] + "index.html")).alternates(), loc
+    # The site lives under /games/: crawlers never read a robots.txt there, so none is written, and the
+    # build says what to add to the host's own.
+    assert not (site / "robots.txt").exists()
+    assert [line for line in BUILD_OUTPUT["published"].splitlines() if "robots" in line] == [
+        f"site: no robots.txt, since crawlers read it only at a host's root and {BASE_URL} is not one; "
+        f"add 'Sitemap: {BASE_URL}sitemap.xml' to the host's robots.txt"]
+
+
+def test_robots_txt_at_a_host_root(project):
+    """With a base URL at a host's root the site has robots.txt pointing to its sitemap, and no note."""
+    r = run_cli(project, "build", "--games", "bunco", "--locales", "en", "fr", "--formats", "html",
+                "--base-url", "https://rules.example.org/", "--out", str(project.parent / "out"))
+    assert r.returncode == 0, r.stderr
+    assert (project.parent / "out/site/robots.txt").read_text(encoding="utf-8") == (
+        "User-agent: *\nAllow: /\n\nSitemap: https://rules.example.org/sitemap.xml\n")
+    assert "no robots.txt" not in r.stdout
+
+
+def test_site_name_and_logo_on_every_page(published):
+    site, _ = published
+    for rel in PAGES:
+        page = Page(site / rel)
+        html = (site / rel).read_text(encoding="utf-8")
+        escaped = SITE_NAME.replace("&", "&amp;")
+        assert page.meta["og:site_name"] == [SITE_NAME], rel
+        title = re.search(r"<title>(.*)</title>", html).group(1)
+        assert title == escaped if rel == "index.html" else title.endswith(f" · {escaped}"), (rel, title)
+        assert "rulesheets<" not in html and "· rulesheets" not in html, rel
+        if rel != "404.html":
+            brand = re.search(r'<a class="brand"[^>]*>(.*?)</a>', html).group(1)
+            logo = posixpath.normpath(posixpath.join(posixpath.dirname(rel), re.search(r'src="([^"]+)"', brand).group(1)))
+            assert logo == "logo.svg" and brand.endswith(escaped), (rel, brand)
+    assert f'<h1 translate="no">{SITE_NAME.replace("&", "&amp;")}</h1>' in (site / "index.html").read_text(encoding="utf-8")
+    assert (site / "logo.svg").read_bytes().startswith(b"<svg")
+
+
+@pytest.mark.parametrize("logo, problem", [
+    ("logo.gif", "--site-logo must be an .svg, .png or .webp image, not '.gif'"),
+    ("logo.png", "--site-logo is not a PNG image"),
+])
+def test_bad_site_logo_is_one_line(project, logo, problem):
+    (project / logo).write_bytes(b"GIF89a")
+    r = run_cli(project, "build", "--formats", "html", "--site-logo", str(project / logo), "--out", str(project / "o"))
+    assert r.returncode == 2 and r.stderr == f"{project / logo}: {problem}\n"
 
 
 def test_drafts_are_marked(published):
@@ -349,10 +402,10 @@ def _nu_errors(files: list[str], root: str) -> list[str]:
     result = subprocess.run(["java", "-Xss1024k", "-jar", str(jar), "--format", "json", "--also-check-css", *files],
                             capture_output=True, text=True, timeout=300)
     messages = json.loads(result.stderr or '{"messages": []}')["messages"]
-    errors = [f'{m.get("url", "").rsplit(root, 1)[-1]}:{m.get("lastLine")}: {m["message"]}'
-              for m in messages if m["type"] == "error" or m.get("subType") == "fatal"]
-    assert errors or result.returncode == 0
-    return errors
+    found = [m for m in messages if m["type"] == "error" or m.get("subType") == "fatal"]
+    assert found or result.returncode == 0
+    return [f'{m.get("url", "").rsplit(root, 1)[-1]}:{m.get("lastLine")}: {m["message"]}'
+            for m in found if not FONTS4_DESCRIPTOR.search(m["message"])]
 
 
 def test_nu_html_checker_finds_no_errors(site, published):
@@ -374,6 +427,13 @@ def test_nu_html_checker_passes_print_html(full_build):
 
 # -- fonts -----------------------------------------------------------------------------------------
 
+#: CSS Fonts 4 descriptors of the metric-matched fallback faces (generator/fonts/fallback.py), which the
+#: Nu checker's CSS validator does not know yet; browsers that lack them ignore them.
+FONTS4_DESCRIPTOR = re.compile(r"^Property “(size-adjust|ascent-override|descent-override|line-gap-override)” doesn't exist\.$|"
+                               r"“(size-adjust|ascent-override|descent-override|line-gap-override)”: Property “\2” doesn't exist")
+FALLBACK_FACE = re.compile(r'@font-face \{ font-family: "(.+) fallback ([^"]+)"; font-style: normal; font-weight: (\d+); '
+                           r'src: (local\("[^"]+"\)(?:, local\("[^"]+"\))*); size-adjust: [\d.]+%; ascent-override: [\d.]+%; '
+                           r'descent-override: [\d.]+%; line-gap-override: [\d.]+%; unicode-range: ([^;]+); \}')
 FACE = re.compile(r'@font-face \{ font-family: "([^"]+)"; font-style: normal; font-weight: (\d+); '
                   r'font-display: swap; src: url\("([^"]+)"\) format\("woff2"\); unicode-range: ([^;]+); \}')
 
@@ -388,7 +448,12 @@ def faces(site: Path, font_set: str) -> list[tuple[str, int, str, frozenset[str]
             lo, _, hi = r.removeprefix("U+").partition("-")
             chars.update(chr(c) for c in range(int(lo, 16), int(hi or lo, 16) + 1))
         out.append((family, int(weight), url, frozenset(chars)))
-    assert len(out) == css.count("@font-face"), "every @font-face has font-display: swap and one WOFF2 source"
+    fallbacks = FALLBACK_FACE.findall(css)
+    assert len(out) + len(fallbacks) == css.count("@font-face"), "every @font-face has font-display: swap and one WOFF2 source"
+    # A fallback face (a local font sized to a web font's metrics) covers exactly the characters of its web face.
+    web = {(family, weight): ranges for family, weight, _url, ranges in FACE.findall(css)}
+    for family, _ref, weight, _src, ranges in fallbacks:
+        assert web.get((family, weight)) == ranges, (family, weight)
     return out
 
 
@@ -546,7 +611,8 @@ def test_page_in_chromium(site, browser, rel):
         assert page.evaluate("document.querySelectorAll('h1').length") == 1
         # Web fonts: none failed, the page's own face is loaded, and no text fell back to a system font.
         statuses = page.evaluate("Array.from(document.fonts).map(f => [f.family.replace(/\"/g, ''), f.weight, f.status])")
-        assert statuses and not [s for s in statuses if s[2] == "error"], statuses
+        # A metric-matched fallback face fails where its local font is missing (this browser has none): by design.
+        assert statuses and not [s for s in statuses if s[2] == "error" and " fallback " not in s[0]], statuses
         first = {"ko": "Noto Sans CJK KR", "hi": "Noto Sans Devanagari", "ne": "Noto Sans Devanagari",
                  "bn": "Noto Sans Bengali"}.get(code, "Noto Sans")
         assert [first, "400", "loaded"] in statuses, statuses
@@ -736,3 +802,61 @@ def test_screenshots(site, browser, shots, code):
             finally:
                 page.close()
     print(f"screenshots of {code} in {shots[0]} and {SHOTS}", file=sys.stderr)
+
+
+# -- 404 from disk and from the host; layout shift while fonts load (issue 32) ---------------------------
+
+def test_404_from_disk_and_from_the_host(published, browser):
+    """From disk: relative links to real files, the site's style applied. On the host, served at a missing
+    address three folders deep: every link and asset resolves under the base URL, the style applies too."""
+    site, _ = published
+    page, trouble = open_page(browser, (site / "404.html").as_uri())
+    try:
+        assert not trouble, "\n".join(trouble)
+        hrefs = page.eval_on_selector_all("main a", "els => els.map(a => a.href)")
+        assert hrefs and all(h.startswith(site.as_uri()) and Path(urlparse(h).path).is_file() for h in hrefs), hrefs
+        assert page.evaluate("getComputedStyle(document.querySelector('.choices')).display") == "grid"
+    finally:
+        page.close()
+    page = browser.new_page(viewport={"width": 1024, "height": 900})
+    missing = f"{BASE_URL}fr/no/such/page"
+    fetched: list[str] = []
+
+    def host(route):
+        url = route.request.url
+        fetched.append(url)
+        rel = url[len(BASE_URL):] if url.startswith(BASE_URL) else None
+        if rel is not None and (site / rel).is_file():
+            types = {".css": "text/css", ".js": "text/javascript", ".woff2": "font/woff2", ".svg": "image/svg+xml"}
+            route.fulfill(status=200, body=(site / rel).read_bytes(),
+                          content_type=types.get(Path(rel).suffix, "text/html"))
+        else:
+            route.fulfill(status=404, body=(site / "404.html").read_bytes(), content_type="text/html")
+
+    page.route("https://rules.example.net/**", host)
+    try:
+        page.goto(missing, wait_until="load")
+        page.evaluate("document.fonts.ready.then(() => true)")
+        hrefs = page.eval_on_selector_all("main a", "els => els.map(a => a.href)")
+        assert hrefs == [f"{BASE_URL}{c}/index.html" for c in LOCALES]
+        # (Chromium's preload scanner may ask for the relative addresses before the script runs: those
+        # answers are the 404 page and go unused.)
+        assert f"{BASE_URL}style.css" in fetched and f"{BASE_URL}fonts/index.css" in fetched, fetched
+        assert page.evaluate("getComputedStyle(document.querySelector('.choices')).display") == "grid"
+    finally:
+        page.close()
+
+
+#: Pages whose layout shift is held to the target while the web fonts arrive 0.6 s late (tests/layoutshift.py).
+CLS_PAGES = ["en/index.html", "fr/index.html", "en/tonk/index.html", "fr/bunco/index.html", "en/call-break/index.html",
+             "fr/stop-the-bus/index.html"]
+
+
+def test_web_fonts_load_without_layout_shift(site):
+    """Cumulative Layout Shift at most 0.05 (Lighthouse's "good" is 0.1), in a browser with DejaVu Sans only."""
+    # Its own process: a second Playwright cannot start inside the one that runs the `browser` fixture.
+    r = subprocess.run([sys.executable, "-m", "tests.layoutshift", str(site), *CLS_PAGES], capture_output=True,
+                       text=True, cwd=Path(__file__).parent.parent, timeout=600)
+    assert r.returncode == 0, r.stderr
+    found = {rel: float(value) for value, rel in (line.split() for line in r.stdout.splitlines())}
+    assert set(found) == set(CLS_PAGES) and all(v <= 0.05 for v in found.values()), found

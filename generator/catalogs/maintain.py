@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import io
+from functools import lru_cache
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.core import Locale
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import write_po
@@ -15,7 +18,7 @@ from jinja2 import TemplateSyntaxError
 from generator import GAMES
 from generator.core.registry import GAMES as GAMES_BY_ID
 from generator.core.errors import CheckFailed, InputError, Problem, template_problem
-from generator.i18n.translate import (COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, discover_locales, load_locale_config, placeholder_problems, read_catalog)
+from generator.i18n.translate import (COMMON_DOMAIN, LOCALES_DIR, SOURCE_LOCALE, catalog_path, discover_locales, load_locale_config, placeholder_problems, read_catalog, spelled_out)
 from generator.model.loader import load_model, translatable_units
 from generator.core.files import atomic_write
 from generator.core.paths import PROJECT_DIR, TEMPLATES_DIR, display_path, require_checkout
@@ -33,13 +36,38 @@ def pot_path(domain: str, locales_dir: Path = LOCALES_DIR) -> Path:
     return locales_dir / f"{domain}.pot"
 
 
+#: Where translators report a problem with a source string (the PO header's Report-Msgid-Bugs-To).
+BUGS_ADDRESS = "rulesheets issue tracker"
+#: Template keywords: `_` and `_attr` (one string), `ngettext` (singular, plural), and `pgettext`
+#: (msgctxt first): a short or ambiguous UI string ("Hand", "won", "Page") carries the use it is put to.
+KEYWORDS = {"_": None, "_attr": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+
+
 def _new_catalog(locale: str | None = None) -> Catalog:
     return Catalog(locale=locale, project="rulesheets", version="1", copyright_holder="rulesheets",
-                   msgid_bugs_address="", creation_date=_EPOCH, revision_date=_EPOCH, fuzzy=False)
+                   msgid_bugs_address=BUGS_ADDRESS, creation_date=_EPOCH, revision_date=_EPOCH, fuzzy=False)
 
 
 def _rel(path: Path) -> str:
     return str(path.resolve().relative_to(PROJECT_DIR))
+
+
+@lru_cache(maxsize=None)
+def _string_lines(path: Path) -> dict[str, int]:
+    """Each string literal of a Python source and the line it starts on (the first, if it is there twice)."""
+    lines: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            lines[node.value] = min(node.lineno, lines.get(node.value, node.lineno))
+    return lines
+
+
+def source_location(path: Path, text: str) -> tuple[str, int]:
+    """(file, line) of the literal `text` in a Python source: the reference a translator follows."""
+    line = _string_lines(path.resolve()).get(text)
+    if line is None:
+        raise ValueError(f"{_rel(path)} holds no string literal {text!r}")  # a renamed constant: a bug here
+    return _rel(path), line
 
 
 def template_catalog() -> Catalog:
@@ -52,7 +80,7 @@ def template_catalog() -> Catalog:
             # (which would drop its strings and their translations from every catalog).
             found = list(extract_from_file(
                 "jinja2.ext:babel_extract", str(path),
-                keywords={"_": None, "_attr": None, "gettext": None, "ngettext": (1, 2)},
+                keywords=KEYWORDS,
                 options={"trim_blocks": "true", "lstrip_blocks": "true", "silent": "false"}))
         except TemplateSyntaxError as exc:
             exc.filename = str(path)  # the extractor parses the text alone; name the file
@@ -60,27 +88,34 @@ def template_catalog() -> Catalog:
         except UnicodeDecodeError:
             read_text(path)  # raises InputError naming the line
             raise
-        for lineno, msgid, comments, _ctx in found:
-            cat.add(msgid, locations=[(_rel(path), lineno)], auto_comments=comments)
+        for lineno, msgid, comments, context in found:
+            _add(cat, msgid, (_rel(path), lineno), comments, context)
     # Code that speaks through `_()` too (table names): without these, `update` would drop their translations.
     for path in sorted((PROJECT_DIR / "generator").glob("**/*.py")):
-        for lineno, msgid, comments, _ctx in extract_from_file("python", str(path), keywords={"_": None}):
-            cat.add(msgid, locations=[(_rel(path), lineno)], auto_comments=comments)
-    from generator.render.sheets import TITLES
+        for lineno, msgid, comments, context in extract_from_file("python", str(path), keywords={"_": None}):
+            _add(cat, msgid, (_rel(path), lineno), comments, context)
+    # Strings the code hands to `_()` from a table: the reference is the line of the literal.
+    from generator.render import html, names, sheets
+    from generator.site import builder
 
-    for title in TITLES:
-        cat.add(title, locations=[("generator/render/sheets.py", 1)], auto_comments=["Title of a printed document"])
+    for title in sheets.TITLES:
+        _add(cat, title, source_location(Path(sheets.__file__), title), ["Title of a printed document"])
     for g in GAMES_BY_ID.values():
         for sheet in g.sheets:
-            cat.add(sheet.title, locations=[(_rel(g.folder / "__init__.py"), 1)],
-                    auto_comments=["Title of a printed document"])
+            _add(cat, sheet.title, source_location(g.folder / "__init__.py", sheet.title), ["Title of a printed document"])
     for name in CATEGORY_NAMES.values():
-        cat.add(name, locations=[("generator/render/html.py", 1)], auto_comments=["Stop the Bus hand category"])
+        _add(cat, name, source_location(Path(html.__file__), name), [], html.CATEGORY_CONTEXT)
     for msgid, comment in NAME_COMMENTS.items():
-        cat.add(msgid, locations=[("generator/render/names.py", 1)], auto_comments=[comment])
+        _add(cat, msgid, source_location(Path(names.__file__), msgid), [comment])
     for text in SITE_TEXT + SITE_PLURALS:
-        cat.add(text, locations=[("generator/site/builder.py", 1)], auto_comments=["Static site"])
+        singular = text if isinstance(text, str) else text[0]
+        _add(cat, text, source_location(Path(builder.__file__), singular), ["Static site"])
     return cat
+
+
+def _add(cat: Catalog, msgid, location: tuple[str, int], comments, context: str | None = None) -> None:
+    """One more reference (and its comments) to the entry of (msgid, msgctxt); Catalog.add merges them."""
+    cat.add(msgid, locations=[location], auto_comments=comments, context=context)
 
 
 def game_catalog(game: str) -> Catalog:
@@ -126,15 +161,53 @@ def extract() -> dict[str, Catalog]:
 
 
 def merged_catalog(code: str, domain: str, template: Catalog) -> bytes:
-    """The locale's catalog merged with the template: template order, translations kept, obsolete ones dropped."""
+    """The locale's catalog merged with the template: template order, translations kept, obsolete ones dropped.
+
+    What the standard tools (msgfmt -c, pofilter, Poedit) expect of it: a string newly given a msgctxt
+    keeps its translation, a fuzzy entry keeps the source it was translated from (`#|`), and an entry
+    whose translation spells a number out says `no-python-brace-format` (so msgfmt does not demand
+    the placeholder the translator was asked to write as a word).
+    """
     path = catalog_path(code, domain)
     cat = read_catalog(path, code) if path.exists() else _new_catalog(code.replace("-", "_"))
+    _carry_into_contexts(cat, template)
+    # Babel's update carries the previous msgid only when it makes an entry fuzzy; one fuzzy already keeps its own.
+    previous = {(m.id if isinstance(m.id, str) else m.id[0], m.context): m.previous_id for m in cat if m.id and m.previous_id}
     cat.update(template, update_header_comment=False)
+    for msg in cat:
+        key = (msg.id if isinstance(msg.id, str) else msg.id[0], msg.context)
+        if msg.id and msg.fuzzy and not msg.previous_id and key in previous:
+            msg.previous_id = previous[key]
     cat.creation_date = cat.revision_date = _EPOCH
     cat.fuzzy = False
+    _complete_header(cat, code)
+    for msg in cat:
+        if msg.id and "python-brace-format" in msg.flags and spelled_out(msg):
+            msg.flags = (msg.flags - {"python-brace-format"}) | {"no-python-brace-format"}
     buf = io.BytesIO()
-    write_po(buf, cat, width=100, ignore_obsolete=True)
+    write_po(buf, cat, width=100, ignore_obsolete=True, include_previous=True)
     return buf.getvalue()
+
+
+def _carry_into_contexts(cat: Catalog, template: Catalog) -> None:
+    """A string the templates now give a msgctxt keeps its translation (and its state) in the new context."""
+    for msg in template:
+        if not msg.id or msg.context is None or cat.get(msg.id, msg.context) is not None:
+            continue
+        old = cat.get(msg.id)
+        if old is not None and old.string:
+            cat.add(msg.id, old.string, flags=old.flags, user_comments=old.user_comments,
+                    previous_id=old.previous_id, context=msg.context)
+
+
+def _complete_header(cat: Catalog, code: str) -> None:
+    """Every header field a PO tool reads, none left at its placeholder (msgfmt -c warns of those)."""
+    language = Locale.parse(code.replace("-", "_")).english_name
+    cat.header_comment = (f"# {language} translations for rulesheets.\n# Copyright (C) 2026 rulesheets\n"
+                          "# This file is distributed under the same license as the rulesheets project.\n#")
+    cat.msgid_bugs_address = BUGS_ADDRESS
+    cat.last_translator = "rulesheets translators"
+    cat.language_team = f"{language} (rulesheets translators)"
 
 
 def update(locales: tuple[str, ...]) -> None:
@@ -164,15 +237,15 @@ def status(locales: tuple[str, ...]) -> list[tuple[str, str, int, int, int, int]
     rows = []
     for code in locales:
         for domain, template in templates.items():
-            ids = [m.id for m in template if m.id]
+            ids = [(m.id, m.context) for m in template if m.id]
             if code == SOURCE_LOCALE:
                 rows.append((code, domain, len(ids), 0, 0, len(ids)))
                 continue
             cat = read_catalog(catalog_path(code, domain), code)
             translated = fuzzy = 0
-            for msgid in ids:
+            for msgid, context in ids:
                 key = msgid[0] if isinstance(msgid, tuple) else msgid
-                msg = cat.get(key)
+                msg = cat.get(key, context)
                 if msg is None or not msg.string or (isinstance(msg.string, tuple) and not all(msg.string)):
                     continue
                 if msg.fuzzy:

@@ -34,5 +34,14 @@ def run(args) -> int:
               f"({made}) in {opts.out}, {report.seconds:.1f} s; manifest.json lists them")
         print("stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.stages.items()))
         if not opts.base_url and is_full(opts):  # the site was made
-            print("site: no --base-url, so relative links only: no canonical, Open Graph URL or sitemap.xml")
+            print("site: no --base-url, so relative links only: no canonical, Open Graph URL, sitemap.xml or robots.txt")
+        elif is_full(opts) and not _site_at_host_root(opts.base_url):
+            print(f"site: no robots.txt, since crawlers read it only at a host's root and {opts.base_url} is not one; "
+                  f"add 'Sitemap: {opts.base_url}sitemap.xml' to the host's robots.txt")
     return 0
+
+
+def _site_at_host_root(base_url: str) -> bool:
+    from generator.site.builder import at_host_root
+
+    return at_host_root(base_url)

@@ -103,6 +103,8 @@ def add_outputs(sp: argparse.ArgumentParser, out_help: str) -> None:
                          "and sitemap.xml (default: none; the site links relatively and has no sitemap)")
     sp.add_argument("--site-name", default=None, metavar="NAME",
                     help="the static site's name: 1 to 60 characters (default: rulesheets)")
+    sp.add_argument("--site-logo", type=Path, default=None, metavar="FILE",
+                    help="an image (.svg, .png or .webp, at most 200 kB) shown before the site's name (default: none)")
 
 
 def add_sheet_options(b: argparse.ArgumentParser) -> None:
@@ -164,7 +166,7 @@ def build_options(args):
                    papers=many(args.papers, ("a4", "letter")),
                    out=args.out or (args.output_root if args.command == "build" else None) or default_output(),
                    jobs=jobs(args.jobs), strict=args.strict, sheets=sheets, base_url=args.base_url,
-                   site_name=args.site_name, house_rules=rules, kinds=kinds)
+                   site_name=args.site_name, site_logo=args.site_logo, house_rules=rules, kinds=kinds)
 
 
 def check_patch_versions(pdfs: bool) -> None:

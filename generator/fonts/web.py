@@ -247,13 +247,23 @@ def unicode_range(chars: frozenset[str]) -> str:
 
 
 def font_face_css(fonts: list[WebFont]) -> str:
-    """One @font-face per subset, with font-display: swap so text shows at once in a fallback face."""
+    """One @font-face per subset, with font-display: swap so text shows at once in a fallback face.
+
+    Each Latin-drawing subset also gets its metric-matched fallbacks (generator.fonts.fallback), over the
+    same characters: the text first drawn in a local font takes the room the web font will take.
+    """
+    from generator.fonts.fallback import fallback_face_css
+
     out = ["/* Subsets of Noto (SIL Open Font License 1.1) and DejaVu fonts, made by rulesheets. */"]
+    fallbacks = []
     for f in fonts:
         out.append(
             f'@font-face {{ font-family: "{f.family}"; font-style: normal; font-weight: {f.weight}; '
             f'font-display: swap; src: url("{f.filename}") format("woff2"); unicode-range: {unicode_range(f.chars)}; }}')
-    return "\n".join(out) + "\n"
+        fallbacks += fallback_face_css(f.family, f.weight, unicode_range(f.chars))
+    if fallbacks:
+        out.append("/* Local faces sized to the web fonts' metrics, drawn until they arrive (no layout shift). */")
+    return "\n".join(out + fallbacks) + "\n"
 
 
 def set_bytes(site: Path) -> dict[str, int]:

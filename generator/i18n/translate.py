@@ -18,7 +18,7 @@ from babel.core import UnknownLocaleError
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import escape as po_escape, read_po
+from babel.messages.pofile import escape as po_escape, read_po, unescape as po_unescape
 from babel.numbers import format_decimal, get_currency_precision, parse_pattern
 
 from generator.core.errors import InputError, Problem
@@ -204,7 +204,32 @@ def read_catalog(path: Path, code: str) -> Catalog:
         text = text if len(text) <= 120 else text[:119] + "…"
         raise InputError(Problem(display_path(path), line, f"cannot read catalog: {text}")) from None
     plural_function(catalog, path, raw)
+    _previous_ids(catalog)
     return catalog
+
+
+def _previous_ids(catalog: Catalog) -> None:
+    """`#| msgid "..."` lines (the source a fuzzy entry was translated from) as each message's previous_id.
+
+    Babel writes them but reads them as user comments ("| msgid ..."); left so, they would be written
+    back as "# | msgid" and the previous source lost at the next `i18n update`.
+    """
+    for msg in catalog:
+        lines = [c[1:].strip() for c in msg.user_comments if c.startswith("|")]
+        if not lines:
+            continue
+        msg.user_comments = [c for c in msg.user_comments if not c.startswith("|")]
+        parts: dict[str, str] = {}
+        key = None
+        for line in lines:
+            m = re.fullmatch(r'(msgctxt|msgid|msgid_plural)\s+(".*")', line)
+            if m:
+                key = m.group(1)
+                parts[key] = po_unescape(m.group(2))
+            elif key and line.startswith('"'):
+                parts[key] += po_unescape(line)
+        if "msgid" in parts:
+            msg.previous_id = [parts["msgid"]] + ([parts["msgid_plural"]] if "msgid_plural" in parts else [])
 
 
 #: A catalog's plural rule is tried on these counts; sheets and rules use small ones, CLDR rules change by 10^6.
@@ -282,6 +307,8 @@ class Miss:
     domain: str
     msgid: str
     reason: str  # "missing", "fuzzy" or "outdated" (spells out a fact's old value)
+    #: The entry's msgctxt (a short UI string told apart by its use: pgettext), or None.
+    context: str | None = None
 
 
 @dataclass
@@ -302,22 +329,23 @@ class Translator:
         return {domain: plural_function(catalog) for domain, catalog in self.catalogs.items()}
 
     # -- text ---------------------------------------------------------------------------------
-    def lookup(self, domain: str, msgid: str, values: dict | None = None) -> tuple[str, bool]:
-        """The translation of msgid, or (msgid, True) when it falls back to English.
+    def lookup(self, domain: str, msgid: str, values: dict | None = None,
+               context: str | None = None) -> tuple[str, bool]:
+        """The translation of msgid (in `context`, its msgctxt), or (msgid, True) when it falls back to English.
 
         A translation that spells out a fact's value falls back, as outdated, once the fact changes.
         """
         if self.code == SOURCE_LOCALE:
             return msgid, False
-        msg = self.catalogs.get(domain, Catalog()).get(msgid)
+        msg = self.catalogs.get(domain, Catalog()).get(msgid, context)
         if msg is None or not msg.string:
-            self.misses.append(Miss(domain, msgid, "missing"))
+            self.misses.append(Miss(domain, msgid, "missing", context))
             return msgid, True
         if msg.fuzzy:
-            self.misses.append(Miss(domain, msgid, "fuzzy"))
+            self.misses.append(Miss(domain, msgid, "fuzzy", context))
             return msgid, True
         if values is not None and any(values.get(k, v) != v for k, v in spelled_out(msg).items()):
-            self.misses.append(Miss(domain, msgid, "outdated"))
+            self.misses.append(Miss(domain, msgid, "outdated", context))
             return msgid, True
         return msg.string, False
 
@@ -411,16 +439,17 @@ def fallback_problems(translators: dict[str, Translator], since: dict[str, int] 
         if tr.config.draft:
             continue
         for miss in tr.misses[(since or {}).get(code, 0):]:
-            if (code, miss.domain, miss.msgid) not in seen:
-                seen.add((code, miss.domain, miss.msgid))
+            if (code, miss.domain, miss.msgid, miss.context) not in seen:
+                seen.add((code, miss.domain, miss.msgid, miss.context))
                 path = catalog_path(code, miss.domain, locales_dir or LOCALES_DIR)
-                entry = tr.catalogs.get(miss.domain, Catalog()).get(miss.msgid)
+                entry = tr.catalogs.get(miss.domain, Catalog()).get(miss.msgid, miss.context)
                 if entry is None:
                     what = "not in the catalog (run rulesheets i18n update)"
                 else:
                     what = f"{miss.reason} translation"
+                where = f"msgctxt {po_escape(miss.context)} " if miss.context else ""
                 problems.append(Problem(display_path(path), entry.lineno if entry else None,
-                                        f"{what}: msgid {po_escape(miss.msgid)}"))
+                                        f"{what}: {where}msgid {po_escape(miss.msgid)}"))
     return problems
 
 

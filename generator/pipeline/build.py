@@ -72,6 +72,8 @@ class Options:
     base_url: str = ""
     #: The static site's name (title, header, Open Graph site name): `site_name` of the project file or --site-name.
     site_name: str = "rulesheets"
+    #: An image shown before the site's name in its header (--site-logo): SVG, PNG or WebP.
+    site_logo: Path | None = None
     cache_dir: Path | None = None
     #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
     house_rules: dict = field(default_factory=dict)
@@ -137,6 +139,10 @@ def validate_options(opts: Options) -> None:
     if not opts.site_name.strip() or len(opts.site_name) > 60 or any(c < " " for c in opts.site_name):
         raise InputError(Problem("command line", None, "--site-name must be 1 to 60 characters on one line, "
                                                        f"got '{opts.site_name}'"))
+    if opts.site_logo is not None:
+        from generator.site.builder import check_logo
+
+        check_logo(opts.site_logo)
     if opts.base_url:
         problem = base_url_problem(opts.base_url)
         if problem:
@@ -269,6 +275,7 @@ def _options_key(opts: Options) -> dict:
     return {"games": opts.games, "locales": opts.locales, "kinds": opts.kinds, "formats": opts.formats,
             "papers": opts.papers, "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
             "site_name": opts.site_name,
+            "site_logo": hashlib.sha256(opts.site_logo.read_bytes()).hexdigest() if opts.site_logo else None,
             "house_rules": {g: sorted(r.items()) for g, r in sorted(opts.house_rules.items())}}
 
 

@@ -23,6 +23,8 @@ CATEGORY_NAMES = {
     "three_of_a_kind": "Three of a kind", "running_flush": "Running flush", "run": "Run",
     "flush": "Flush", "pair": "Pair", "high_card": "High card",
 }
+#: The msgctxt of the hand categories: "Run", "Flush" and "Pair" alone are ambiguous words.
+CATEGORY_CONTEXT = "Stop the Bus hand category"
 RANK_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
 
@@ -143,6 +145,11 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
         text, fallback = tr.lookup(domain, msgid)
         return _fill_markup(tr, text, fallback, values)
 
+    def pgettext(context: str, msgid: str, **values: Any) -> Markup:
+        """A short or ambiguous string, told apart by its msgctxt ("Hand" the cards held, "won" a mark)."""
+        text, fallback = tr.lookup(domain, msgid, context=context)
+        return _fill_markup(tr, text, fallback, values)
+
     def gettext_attr(msgid: str, **values: Any) -> Markup:
         """For attribute values (aria-label, content): the text alone; a fallback's marker is markup, so none here."""
         text, _fallback = tr.lookup(domain, msgid)
@@ -153,10 +160,10 @@ def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any
         return _fill_markup(tr, text, fallback, values)
 
     def category_name(category: str) -> Markup:
-        return gettext(CATEGORY_NAMES[category])
+        return pgettext(CATEGORY_CONTEXT, CATEGORY_NAMES[category])
 
     return {
-        "tr": tr, "_": gettext, "_attr": gettext_attr, "ngettext": ngettext, "category_name": category_name,
+        "tr": tr, "_": gettext, "pgettext": pgettext, "_attr": gettext_attr, "ngettext": ngettext, "category_name": category_name,
         "table_label": lambda index, count: table_label(tr, index, count),
         "player": lambda name: player_name(tr, name),
         "card_name": lambda card: card_name(tr, card),

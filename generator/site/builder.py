@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from pathlib import Path
+from urllib.parse import urlsplit
 from concurrent.futures import Future
 from dataclasses import dataclass
 from xml.sax.saxutils import escape as xml_escape
@@ -15,7 +17,7 @@ from markupsafe import Markup
 
 from generator.core.registry import GAMES
 from generator.fonts import web as webfonts
-from generator.core.errors import CheckFailed
+from generator.core.errors import CheckFailed, InputError, Problem
 from generator.i18n.translate import (DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, babel_locale, discover_locales, fallback_problems)
 from generator.core.paths import TEMPLATES_DIR
 from generator.site.search import page_entries, search_script
@@ -34,6 +36,34 @@ CHOOSER = "index"
 #: itself); `rulesheets i18n extract` adds them to the common catalog.
 SITE_TEXT = ("draft translation", "The language of your browser")
 SITE_PLURALS = (("{count} section found", "{count} sections found"),)
+#: The search box placeholder's msgctxt (templates/site/base.html.j2).
+SEARCH_CONTEXT = "search box placeholder"
+#: A site logo (--site-logo): the kinds a browser shows in an <img>, and how big it may be.
+LOGO_TYPES = {".svg": b"<", ".png": b"\x89PNG\r\n\x1a\n", ".webp": b"RIFF"}
+LOGO_MAX_BYTES = 200_000
+
+
+def at_host_root(base_url: str) -> bool:
+    """Whether the site is published at a host's root (https://host/), the one place crawlers read robots.txt."""
+    return bool(base_url) and urlsplit(base_url).path in ("", "/")
+
+
+def check_logo(path: Path) -> bytes:
+    """The logo's bytes; a missing, unknown or oversized file is one line naming it."""
+    where = str(path)
+    kind = path.suffix.lower()
+    if kind not in LOGO_TYPES:
+        raise InputError(Problem(where, None, f"--site-logo must be an .svg, .png or .webp image, not '{path.suffix or path.name}'"))
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(Problem(where, None, f"cannot read --site-logo: {exc.strerror}")) from None
+    if len(data) > LOGO_MAX_BYTES:
+        raise InputError(Problem(where, None, f"--site-logo is {len(data)} bytes; at most {LOGO_MAX_BYTES} (a small header image)"))
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n") if kind == ".svg" else data
+    if not head.startswith(LOGO_TYPES[kind]) or (kind == ".svg" and b"<svg" not in data[:4096]):
+        raise InputError(Problem(where, None, f"--site-logo is not a {kind[1:].upper()} image"))
+    return data
 
 
 @dataclass(frozen=True)
@@ -89,7 +119,9 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
     downloads = _downloads(entries, files or {}, trs, out)
     languages = {code: _native_name(code) for code in trs}
     pages: dict[str, Page] = {}
-    ctx = _Context(prep, trs, games, languages, downloads, base_url, getattr(opts, "site_name", "rulesheets"))
+    logo = getattr(opts, "site_logo", None)
+    logo_name = f"logo{logo.suffix.lower()}" if logo else None
+    ctx = _Context(prep, trs, games, languages, downloads, base_url, getattr(opts, "site_name", "rulesheets"), logo_name)
     stacks = font_stacks(trs)
     plans: dict[str, dict[str, frozenset[str]]] = {}
     jobs = getattr(opts, "jobs", 0) or os.cpu_count() or 1
@@ -131,8 +163,11 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
                 raise CheckFailed(problems)
         made = subsets.done()
     out.update(_web_fonts(plans, made, full=set(trs) == set(every) and set(games) == set(GAMES)))
+    from generator.fonts.fallback import fallback_names
+
+    fallbacks = {f: fallback_names(f) for fonts in stacks.values() for f in fonts}
     css = environment().get_template("site/style.css.j2").render(stacks=stacks, font_stack=Markup("sans-serif"),
-                                                              games=sorted(GAMES))
+                                                              games=sorted(GAMES), fallbacks=fallbacks)
     out[f"{SITE}/style.css"] = css.encode("utf-8")
     for path, page in pages.items():
         out[f"{SITE}/{path}"] = page.html.encode("utf-8")
@@ -140,13 +175,16 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
         out[f"{SITE}/search/{code}.js"] = script.encode("utf-8")
     for name in STATIC_FILES:
         out[f"{SITE}/{name}"] = (STATIC_DIR / name).read_bytes()
-    robots = "User-agent: *\nAllow: /\n"
+    if logo_name:
+        out[f"{SITE}/{logo_name}"] = check_logo(logo)
     if base_url:
         # Without a public address there is nothing true to write: sitemaps need absolute URLs.
         listed = {p: pg for p, pg in pages.items() if p != "404.html" and p.split("/")[0] not in ctx.drafts}
-        out[f"{SITE}/sitemap.xml"] = _sitemap(listed, base_url, ctx.lastmod).encode("utf-8")
-        robots += f"\nSitemap: {base_url}sitemap.xml\n"
-    out[f"{SITE}/robots.txt"] = robots.encode("utf-8")
+        out[f"{SITE}/sitemap.xml"] = _sitemap(listed, base_url, ctx.lastmod, ctx.x_default).encode("utf-8")
+    if at_host_root(base_url):
+        # Crawlers read robots.txt at the host's root only: anywhere else it would be a file nobody reads
+        # (the build says so and names the line to add to the host's own).
+        out[f"{SITE}/robots.txt"] = f"User-agent: *\nAllow: /\n\nSitemap: {base_url}sitemap.xml\n".encode("utf-8")
     return dict(sorted(out.items()))
 
 
@@ -254,11 +292,13 @@ def _download_order(game: str, kind: str) -> int:
 class _Context:
     """What every page template needs: links between pages, alternates, the locale's globals."""
 
-    def __init__(self, prep, trs, games, languages, downloads, base_url, site_name="rulesheets"):
+    def __init__(self, prep, trs, games, languages, downloads, base_url, site_name="rulesheets", logo=None):
         self.prep, self.trs, self.games = prep, trs, games
         self.languages, self.downloads, self.base_url = languages, downloads, base_url
         #: The site's name (project file `site_name`, --site-name); every page's context has it.
         self.site_name = site_name
+        #: The logo's file name at the site's root (--site-logo), or None.
+        self.logo = logo
         dates = [prep.models[g].model.published for g in games]
         self.lastmod = {g: prep.models[g].model.published.isoformat() for g in games}
         self.lastmod[None] = max(dates).isoformat() if dates else None
@@ -274,24 +314,23 @@ class _Context:
         text = self._text(code, "draft translation")
         return {"text": text, "lang": code} if text else {"text": "draft translation", "lang": SOURCE_LOCALE}
 
-    def _text(self, code: str, msgid: str) -> str | None:
+    def _text(self, code: str, msgid: str, context: str | None = None) -> str | None:
         """A common string in the locale's own words, or None when the locale lacks it (no English inside)."""
-        text, fallback = self.trs[code].lookup("common", msgid)
+        text, fallback = self.trs[code].lookup("common", msgid, context=context)
         return None if fallback else text
 
     def _common(self, code: str, path: str, og_type: str) -> dict:
         """Head and link context; each template sets its own title and description (so they are extracted)."""
         url_path = path[: -len("index.html")] if path.endswith("index.html") else path
         here = posixpath.dirname(path) or "."
-        absolute = path == "404.html" and self.base_url  # served at whatever address was missing
 
         def url(target: str) -> str:
             """A link from this page to target (a path under site/), relative so the site works from disk."""
-            return self.base_url + target if absolute else posixpath.relpath(target, here)
+            return posixpath.relpath(target, here)
 
         page_lang = None if path in ("index.html", "404.html") else code
         return {
-            "url": url, "lang": code, "site_name": self.site_name,
+            "url": url, "lang": code, "site_name": self.site_name, "logo": self.logo,
             "canonical": self.base_url + url_path if self.base_url and path != "404.html" else None,
             # The brand link leads to the locale's own index (the chooser links to itself).
             "home": "index.html" if page_lang is None else f"{code}/index.html",
@@ -300,6 +339,9 @@ class _Context:
             "digits": self.trs[code].config.digits,
             "draft": page_lang in self.drafts, "noindex": page_lang in self.drafts or path == "404.html",
             "search": None, "alternates": [],
+            # 404.html is served at whatever address was missing, at any depth: on the host its relative
+            # links resolve against the base URL (a <base> its first script adds), from disk against itself.
+            "base_href": self.base_url if path == "404.html" and self.base_url else None,
         }
 
     def _switcher(self, code: str, target: str) -> list[dict]:
@@ -380,7 +422,7 @@ class _Context:
 
     def scripted_text(self, code: str) -> str:
         """Characters site.js may draw on the locale's pages that no page's text holds (see _plan_fonts)."""
-        return "".join(filter(None, [self.search_scripts.get(code), self._text(code, "Search"),
+        return "".join(filter(None, [self.search_scripts.get(code), self._text(code, "Search", SEARCH_CONTEXT),
                                      self._text(code, "Nothing found for “{query}”."), "…·“”«»"]))
 
     def game_page(self, code: str, game: str) -> Page:
@@ -438,8 +480,12 @@ def rulebook_sections(prep, game: str, tr: Translator) -> list[SectionView]:
     return html_sections(prep.editions[game], tr)
 
 
-def _sitemap(pages: dict[str, Page], base_url: str, lastmod: dict) -> str:
-    """Every page with its language alternates (sitemaps.org plus xhtml:link, as search engines read it)."""
+def _sitemap(pages: dict[str, Page], base_url: str, lastmod: dict, x_default: str) -> str:
+    """Every page with its language alternates (sitemaps.org plus xhtml:link, as search engines read it).
+
+    Each set of alternates ends with x-default, as the pages' own <link>s do: the language chooser for
+    the locale indexes (the chooser is listed with that set), the x_default locale's page for a game page.
+    """
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">']
     by_target: dict[str, list[str]] = {}
@@ -453,11 +499,12 @@ def _sitemap(pages: dict[str, Page], base_url: str, lastmod: dict) -> str:
         game = path.split("/")[1] if path.count("/") == 2 else None
         if lastmod.get(game):
             lines.append(f"    <lastmod>{lastmod[game]}</lastmod>")
-        if path != "index.html":
-            target = path.partition("/")[2]
-            for code in by_target[target]:
-                alt = base_url + f"{code}/{target}".removesuffix("index.html")
-                lines.append(f'    <xhtml:link rel="alternate" hreflang="{code}" href="{xml_escape(alt)}"/>')
+        target = "index.html" if path == "index.html" else path.partition("/")[2]
+        default = base_url if target == "index.html" else base_url + f"{x_default}/{target}".removesuffix("index.html")
+        for code in by_target.get(target, []):
+            alt = base_url + f"{code}/{target}".removesuffix("index.html")
+            lines.append(f'    <xhtml:link rel="alternate" hreflang="{code}" href="{xml_escape(alt)}"/>')
+        lines.append(f'    <xhtml:link rel="alternate" hreflang="x-default" href="{xml_escape(default)}"/>')
         lines.append("  </url>")
     lines.append("</urlset>")
     return "\n".join(lines) + "\n"

@@ -161,10 +161,10 @@
     sync();
   }
 
-  /* --- Contents: folded on a phone, where it would push the rules a screen down; opened when asked for. */
+  /* --- Contents: folded on a phone (by the page's own inline script, before the first paint, so nothing
+     moves), where it would push the rules a screen down; opened when asked for. */
   var toc = document.querySelector(".toc details");
   if (toc) {
-    if (window.matchMedia("(max-width: 36rem)").matches && location.hash !== "#contents") toc.open = false;
     document.addEventListener("click", function (ev) {
       var a = ev.target.closest && ev.target.closest('a[href="#contents"]');
       if (a) toc.open = true;
