@@ -125,7 +125,7 @@ def test_refuses_a_folder_inside_a_previous_output(built, tmp_path):
 
 
 def test_refuses_proc(built):
-    assert refused(built, *HTML, "--out", "/proc/x") == _out("/proc/x cannot be written (No such file or directory)")
+    assert refused(built, *HTML, "--out", "/proc/x") == _out("/proc/x could not be written (No such file or directory); the previous output is unchanged")
 
 
 def test_corrupt_manifest_is_reported_not_replaced(built):
@@ -177,7 +177,7 @@ def test_read_only_and_full_file_systems(built, tmp_path):
         bunco = built / "generator/games/bunco/model.yaml"
         bunco.write_text(bunco.read_text(encoding="utf-8").replace("Pens for everyone.", "Pens for all."), encoding="utf-8")
         subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
-        assert refused(built, *HTML, "--out", str(out)) == _out(f"{out} cannot be written (Read-only file system)")
+        assert refused(built, *HTML, "--out", str(out)) == _out(f"{out} could not be written (Read-only file system); the previous output is unchanged")
         used = sum(p.stat().st_size for p in mnt.rglob("*") if p.is_file())
         subprocess.run(["mount", "-o", f"remount,rw,size={used + 64 * 1024}", str(mnt)], check=True)
         assert refused(built, *HTML, "--out", str(out)) == _out(

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 from generator.commands import options
 
-from generator.pipeline.build import Options, validate_options
 from generator.core import lifecycle
 from generator.core.errors import InputError, Problem, RulesheetsError
 from generator.output import folder as output
@@ -237,6 +236,8 @@ def serve(opts: Options, port: int = 8000, out: Path | None = None) -> int:
     else:
         target, shown_as = (CACHE_DIR / "serve").resolve(), "the preview folder"
     opts = replace(opts, out=target)
+    from generator.pipeline.build import validate_options
+
     validate_options(opts)
     with output.locked(target, shown_as):
         return _serve(opts, port)

@@ -6,8 +6,8 @@ import sys
 
 
 class Progress:
-    def __init__(self, stream=sys.stderr):
-        self.stream = stream
+    def __init__(self, stream=None):
+        self.stream = stream = stream if stream is not None else sys.stderr  # the stream of now, not of import time
         self.tty = stream.isatty()
         self._bar = None
         self._task = None
