@@ -136,7 +136,11 @@ def documents_per_locale(tables: int = 3) -> int:
 HEAVY_FIXTURES = {"full_build", "pdf_build", "kit_build", "house_rules_build"}
 #: Test modules that take minutes: installs into a fresh virtual environment, and renders of many
 #: PDFs twice over to compare their bytes.
-HEAVY_MODULES = {"test_packaging.py", "test_game_plugins.py", "test_pdf_stylesheets.py"}
+#: Also the sweeps: signal injection at every point, output-folder fault matrices, the site cache
+#: across rebuilds, booklet impositions of every rulebook, kit sizes, Call Break against its oracle.
+HEAVY_MODULES = {"test_packaging.py", "test_game_plugins.py", "test_pdf_stylesheets.py", "test_signals.py",
+                 "test_safe_builds.py", "test_output_safety.py", "test_sitecache.py", "test_booklets.py",
+                 "test_kit_sizes.py", "test_call_break_tricks.py"}
 
 
 def pytest_collection_modifyitems(config, items):
