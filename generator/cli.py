@@ -106,6 +106,7 @@ def _command(args) -> int:
     """Run the command; notes collected on the way (a fallback taken, a limit applied) follow its output."""
     from generator.core import notes
 
+    notes.take()  # a command reports its own notes only (main() may run more than once in one process)
     try:
         return COMMANDS[args.command].run(args)
     finally:
