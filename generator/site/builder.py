@@ -455,8 +455,10 @@ _MAIN = re.compile(r"(<main\b.*?</main>)", re.S)
 
 
 def _run_of_cards(m: re.Match) -> str:
-    """A span for a run of ranks (any part a rank, or three and more short words), else the text as it was."""
+    """A span for a run of ranks (any part a rank, or three and more short words, up to six), else the text as it was."""
     parts = m.group(0).split("-")
+    if len(parts) > 6:  # a whole card order (13 ranks) is wider than a phone: it may break at its hyphens
+        return m.group(0)
     if any(_RANK.fullmatch(p) for p in parts) or len(parts) >= 3:
         return f'<span class="seq">{m.group(0)}</span>'
     return m.group(0)
