@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,7 +109,7 @@ def read_project(path: Path) -> Project:
     import stat
 
     from generator.core.inputfile import existing, kind_of
-    from generator.model.houserules import MAX_DEPTH, _too_deep
+    from generator.model.houserules import load_toml
 
     where = display_path(path)
     found = existing(path)  # a pipe would block, a device never end: refused before anything is opened
@@ -127,16 +126,7 @@ def read_project(path: Path) -> Project:
     except UnicodeDecodeError as exc:
         line = exc.object[: exc.start].count(b"\n") + 1
         raise InputError(Problem(where, line, "the project file is not UTF-8 text")) from None
-    deep = _too_deep(text)
-    if deep:
-        raise InputError(Problem(where, deep, f"invalid TOML: nested more than {MAX_DEPTH} levels deep"))
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        at = re.search(r"\(at line (\d+)", str(exc))  # Python 3.11 has no exc.lineno
-        line = int(at.group(1)) if at else (text.count("\n") + 1 if "end of document" in str(exc) else None)
-        raise InputError(Problem(where, line,
-                                 f"invalid TOML: {str(exc).split(' (at ')[0]}")) from None
+    data = load_toml(text, where, end_line=True)
     # pydantic loads only when there is a project file to check (a no-op build stays light).
     from pydantic import ValidationError
 

@@ -33,18 +33,7 @@ def read_house_rules(path: Path) -> dict[str, dict[str, Any]]:
 
     where = printable(str(path))
     text = read_text(path, "--house-rules", "the house rules")
-    too_deep = _too_deep(text)
-    if too_deep:
-        raise InputError(Problem(where, too_deep, f"invalid TOML: nested more than {MAX_DEPTH} levels deep"))
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        at = re.search(r"\(at line (\d+)", str(exc))  # Python 3.11 has no exc.lineno
-        line = int(at.group(1)) if at else None
-        message = str(exc).split(" (at ")[0]
-        raise InputError(Problem(where, line, f"invalid TOML: {message}")) from None
-    except RecursionError:  # pragma: no cover (the depth check comes first)
-        raise InputError(Problem(where, None, f"invalid TOML: nested more than {MAX_DEPTH} levels deep")) from None
+    data = load_toml(text, where)
     out: dict[str, dict[str, Any]] = {}
     for game, table in data.items():
         if not isinstance(table, dict):
@@ -55,6 +44,26 @@ def read_house_rules(path: Path) -> dict[str, dict[str, Any]]:
 
 #: Arrays and inline tables inside a house-rules file: a rule's value is a list of numbers at most.
 MAX_DEPTH = 8
+
+
+def load_toml(text: str, where: str, end_line: bool = False) -> dict[str, Any]:
+    """TOML text parsed, or InputError with one `where:line:` problem: nested deeper than MAX_DEPTH
+    (checked before parsing) or a syntax error. `end_line`: an error at the end of the document
+    names the last line (tomllib gives no line there)."""
+    too_deep = _too_deep(text)
+    if too_deep:
+        raise InputError(Problem(where, too_deep, f"invalid TOML: nested more than {MAX_DEPTH} levels deep"))
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        at = re.search(r"\(at line (\d+)", str(exc))  # Python 3.11 has no exc.lineno
+        line = int(at.group(1)) if at else None
+        if line is None and end_line and "end of document" in str(exc):
+            line = text.count("\n") + 1
+        message = str(exc).split(" (at ")[0]
+        raise InputError(Problem(where, line, f"invalid TOML: {message}")) from None
+    except RecursionError:  # pragma: no cover (the depth check comes first)
+        raise InputError(Problem(where, None, f"invalid TOML: nested more than {MAX_DEPTH} levels deep")) from None
 
 
 def _too_deep(text: str) -> int | None:
