@@ -86,3 +86,12 @@ def test_every_count_in_english(game, count):
     for pp in (2, 4) for at in (0, -1)])
 def test_the_boundaries_in_every_language(game, locale, paper, per_page, at):
     check_kit(game, COUNTS[game][at], locale, paper, per_page)
+
+
+@pytest.mark.render
+def test_korean_kits_of_two_games_in_one_process():
+    """One process (a `serve`, a worker) renders Korean documents whose characters differ: each gets a cut
+    of the Korean font with its own characters. (With one family name for every cut, WeasyPrint's font
+    configuration kept drawing with the first, and the second kit missed "♠" and "…".)"""
+    check_kit("bunco", 4, "ko")
+    check_kit("tonk", 2, "ko")

@@ -8,6 +8,7 @@ A font cut to the characters of the locale's documents (a few hundred glyphs) av
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -33,8 +34,12 @@ def print_css(fonts: tuple[str, ...], texts: list[str], cache_dir: Path = subset
         return ""
     chars = subset.decompositions(frozenset("".join(texts)) | frozenset(chr(c) for c in range(0x20, 0x7F)))
     rules, stack = [], []
+    # One family name per cut: WeasyPrint's font configuration lives as long as the process (a kit,
+    # `serve`, a worker rendering many documents) and, given a name twice, keeps drawing with the
+    # first cut it was given, which lacks the characters of the documents that came after.
+    cut_id = hashlib.sha256("".join(sorted(chars)).encode("utf-8")).hexdigest()[:12]
     for family in large:
-        alias = f"rulesheets {family}"
+        alias = f"rulesheets {family} {cut_id}"
         for weight in (400, 700):
             face = find_font(family, weight)
             if face is None:

@@ -14,12 +14,14 @@ variation selectors; spaces HarfBuzz draws as a wider or narrower U+0020 when th
 
 from __future__ import annotations
 
+import hashlib
 import io
 import unicodedata
 
-#: The code points each face's cmap maps, by WeasyPrint's hash of the font's description and the face's
-#: glyph count (a cut-down face may be described like the full one), for this process.
-_cmaps: dict[tuple[str, int], frozenset[int]] = {}
+#: The code points each face's cmap maps, by the digest of the face's bytes, for this process. (Neither
+#: WeasyPrint's hash of the font's description nor the glyph count tells two cuts of one face apart:
+#: cuts keep the glyph ids, so a Korean cut for one document would stand for another's.)
+_cmaps: dict[tuple[bytes, int], frozenset[int]] = {}
 #: General categories that are drawn without a glyph of their own (Cc, Cf) or with U+0020's (Zs, Zl, Zp).
 _NO_GLYPH = {"Cc", "Cf", "Zl", "Zp"}
 _SPACES = {"Zs"}
@@ -27,14 +29,16 @@ _SPACES = {"Zs"}
 
 def code_points(font) -> frozenset[int]:
     """The code points the cmap of a WeasyPrint `Font` maps to a glyph (fontTools, on the face as loaded)."""
-    key = (font.hash, font.glyph_count)
+    from weasyprint.text.fonts import get_hb_object_data
+
+    # The face as loaded: by the time the PDF is written, file_content holds only the glyphs used.
+    data = get_hb_object_data(font.hb_face)
+    key = (hashlib.blake2b(data, digest_size=16).digest(), font.index)
     found = _cmaps.get(key)
     if found is None:
         from fontTools.ttLib import TTFont
-        from weasyprint.text.fonts import get_hb_object_data
 
-        # The face as loaded: by the time the PDF is written, file_content holds only the glyphs used.
-        with TTFont(io.BytesIO(get_hb_object_data(font.hb_face)), fontNumber=font.index, lazy=True) as face:
+        with TTFont(io.BytesIO(data), fontNumber=font.index, lazy=True) as face:
             cmap = face["cmap"].getBestCmap() if "cmap" in face else None
         found = _cmaps[key] = frozenset(cmap or ())
     return found
