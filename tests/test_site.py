@@ -416,12 +416,15 @@ def test_nu_html_checker_finds_no_errors(site, published):
     assert not errors, "\n".join(errors)
 
 
-def test_nu_html_checker_passes_print_html(full_build):
-    """The HTML artifacts (what goes into WeasyPrint) are valid HTML and CSS too."""
-    files = sorted(str(full_build / e["path"]) for e in manifest(full_build) if e["format"] == "html")
+@pytest.mark.full
+def test_nu_html_checker_passes_print_html(html_build):
+    """The HTML artifacts (what goes into WeasyPrint) are valid HTML and CSS too: every document and kit."""
+    files = sorted(str(html_build / e["path"]) for e in manifest(html_build) if e["format"] == "html")
     # Per locale: every game's rulebook and sheets.
     assert len(files) == len(LOCALES) * documents_per_locale()
-    errors = _nu_errors(files, "/output/")
+    kits = sorted(map(str, (html_build / "kit").glob("*.html")))
+    assert kits
+    errors = _nu_errors(files + kits, str(html_build))
     assert not errors, "\n".join(errors[:20])
 
 

@@ -86,7 +86,7 @@ def kit_document(edition, tr: Translator, opts: SheetOptions, parts: list[dict],
     date = tr.digits(format_date(opts.date, "long", locale=tr.code)) if opts.date else ""
     return environment().get_template("kit.html.j2").render(
         **g, title=title, description=title, author=model.author, published=model.published.isoformat(),
-        body_class=f"sheet kit game-{model.game}", rules=edition.rules, values=edition.values,
+        body_class=f"sheet kit game-{model.game}", game=model.game, rules=edition.rules, values=edition.values,
         rules_in_force=rules_in_force(edition), game_name=name, group=opts.group, date=date,
         players=players, tables=tables, ghost=ghost, show_tables=show_tables, parts=views,
         house_rules=house_rules_box(edition, tr))

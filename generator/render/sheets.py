@@ -21,7 +21,8 @@ def render_sheet(template: str, edition, tr: Translator, title_msgid: str, kind:
     html = environment().get_template(template).render(
         **g, title=title.striptags(), description=title.striptags(), author=model.author,
         published=model.published.isoformat(), body_class=f"sheet {kind} game-{model.game}",
-        rules=edition.rules, values=edition.values, rules_in_force=rules_in_force(edition), **context)
+        rules=edition.rules, values=edition.values, rules_in_force=rules_in_force(edition), game=model.game,
+        **context)
     return html
 
 
@@ -60,5 +61,5 @@ def quick_reference(edition, tr: Translator, opts: SheetOptions, table=None) -> 
     # What only this game's card shows (Bunco's target dice, Tonk's card values, the Stop the Bus ranking).
     extra = {"card_header": None, "ranking": [], **edition.game.card_values(edition, tr, opts)}
     return render_sheet("quick-reference.html.j2", edition, tr, "{game}: quick reference", "quick-reference",
-                        title_values={"game": name}, game=model.game, game_name=name, groups=groups,
+                        title_values={"game": name}, game_name=name, groups=groups,
                         stake_text=stake_text(tr, opts), house_rules=house_rules_box(edition, tr), **extra)
