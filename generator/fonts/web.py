@@ -246,8 +246,12 @@ def unicode_range(chars: frozenset[str]) -> str:
     return ", ".join(ranges)
 
 
-def font_face_css(fonts: list[WebFont]) -> str:
+def font_face_css(fonts: list[WebFont], block: str | None = None) -> str:
     """One @font-face per subset, with font-display: swap so text shows at once in a fallback face.
+
+    Except the `block` family: the set's own script, which no local face can stand in for (fallback.needs_wait).
+    Its pages wait for it with a script; without scripts, block keeps its text invisible (up to 3 s) rather
+    than drawn as boxes of the wrong width that then re-wrap.
 
     Each Latin-drawing subset also gets its metric-matched fallbacks (generator.fonts.fallback), over the
     same characters: the text first drawn in a local font takes the room the web font will take.
@@ -259,7 +263,7 @@ def font_face_css(fonts: list[WebFont]) -> str:
     for f in fonts:
         out.append(
             f'@font-face {{ font-family: "{f.family}"; font-style: normal; font-weight: {f.weight}; '
-            f'font-display: swap; src: url("{f.filename}") format("woff2"); unicode-range: {unicode_range(f.chars)}; }}')
+            f'font-display: {"block" if f.family == block else "swap"}; src: url("{f.filename}") format("woff2"); unicode-range: {unicode_range(f.chars)}; }}')
         fallbacks += fallback_face_css(f.family, f.weight, unicode_range(f.chars))
     if fallbacks:
         out.append("/* Local faces sized to the web fonts' metrics, drawn until they arrive (no layout shift). */")

@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from generator.core.registry import GAMES
 from generator.fonts import web as webfonts
+from generator.fonts.fallback import WAIT_MS, needs_wait
 from generator.core.errors import CheckFailed, InputError, Problem
 from generator.i18n.translate import (DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, babel_locale, discover_locales, fallback_problems)
 from generator.core.paths import TEMPLATES_DIR
@@ -162,7 +163,8 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
             if problems:
                 raise CheckFailed(problems)
         made = subsets.done()
-    out.update(_web_fonts(plans, made, full=set(trs) == set(every) and set(games) == set(GAMES)))
+    out.update(_web_fonts(plans, made, full=set(trs) == set(every) and set(games) == set(GAMES),
+                          waiting={code: wait["family"] for code, wait in ctx.font_waits.items()}))
     from generator.fonts.fallback import fallback_names
 
     fallbacks = {f: fallback_names(f) for fonts in stacks.values() for f in fonts}
@@ -208,8 +210,11 @@ def _plan_fonts(font_set: str, pages: dict[str, Page], scans: dict[str, Future],
 
 
 def _web_fonts(plans: dict[str, dict[str, frozenset[str]]], subsets: dict[tuple[str, int, frozenset[str]], bytes],
-               full: bool) -> dict[str, bytes]:
-    """fonts/<set>.css and the WOFF2 subsets it names, for the chooser and each locale."""
+               full: bool, waiting: dict[str, str]) -> dict[str, bytes]:
+    """fonts/<set>.css and the WOFF2 subsets it names, for the chooser and each locale.
+
+    `waiting`: the family each locale's pages wait for (_Context.font_waits); its set declares it `font-display: block`.
+    """
     if full:
         webfonts.prune_cache(subsets, webfonts.CACHE_DIR)  # a full build knows every subset still wanted
     out = {}
@@ -217,7 +222,7 @@ def _web_fonts(plans: dict[str, dict[str, frozenset[str]]], subsets: dict[tuple[
         fonts = webfonts.choose_faces(plan, subsets)
         for f in fonts:
             out[f"{SITE}/fonts/{f.filename}"] = f.data
-        out[f"{SITE}/fonts/{font_set}.css"] = webfonts.font_face_css(fonts).encode("utf-8")
+        out[f"{SITE}/fonts/{font_set}.css"] = webfonts.font_face_css(fonts, block=waiting.get(font_set)).encode("utf-8")
     return out
 
 
@@ -306,6 +311,11 @@ class _Context:
         #: Locales whose locale.toml says status = "draft": marked on every page, kept out of the sitemap.
         self.drafts = {c for c, tr in trs.items() if getattr(tr.config, "status", "complete") == "draft"}
         self.search_scripts: dict[str, str] = {}
+        #: Locales whose letters no metric-matched local face can stand in for (fallback.needs_wait): their pages
+        #: stay hidden until the locale's first font is ready (at most WAIT_MS), as font-display: block would.
+        self.font_waits = {c: {"family": tr.config.fonts[0], "ms": WAIT_MS,
+                               "fonts": [f'{w} 1em "{tr.config.fonts[0]}"' for w in (400, 700)], "sample": letter}
+                           for c, tr in trs.items() for letter in [_native_name(c)[0]] if needs_wait(letter)}
 
     def _draft_badge(self, code: str) -> dict | None:
         """"draft translation" in the draft's own words, or in English (marked so) while it has none."""
@@ -342,6 +352,7 @@ class _Context:
             # 404.html is served at whatever address was missing, at any depth: on the host its relative
             # links resolve against the base URL (a <base> its first script adds), from disk against itself.
             "base_href": self.base_url if path == "404.html" and self.base_url else None,
+            "font_wait": self.font_waits.get(code) if page_lang else None,
         }
 
     def _switcher(self, code: str, target: str) -> list[dict]:
