@@ -49,8 +49,10 @@ def test_init_examples_are_valid_settings(tmp_path, monkeypatch):
     path.write_text(_uncommented(path.read_text(encoding="utf-8")), encoding="utf-8")
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     assert set(data) == set(KEYS)
+    (tmp_path / data["site_logo"]).write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
     settings = read_project(path).settings
-    for key in ("games", "locales", "kinds", "papers", "formats", "group", "currency", "base_url", "site_name", "out"):
+    for key in ("games", "locales", "kinds", "papers", "formats", "group", "currency", "base_url", "site_name",
+                "site_logo", "out"):
         assert getattr(settings, key) == data[key], key
     assert str(settings.stake) == str(data["stake"])
     assert settings.house_rules == data["house-rules"]
@@ -209,3 +211,52 @@ def test_site_name_reaches_every_site_page(monkeypatch):
     assert ctx._common("en", "en/index.html", "website")["site_name"] == "Club"
     ctx = _Context(SimpleNamespace(models={}), {"en": load_translator("en", ("common",))}, (), {}, {}, "")
     assert ctx._common("en", "404.html", "website")["site_name"] == "rulesheets"
+
+
+# --- site_logo: a file next to the project file -------------------------------------------------
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8"/></svg>'
+
+
+def test_site_logo_is_relative_to_the_project_file(tmp_path, monkeypatch):
+    (tmp_path / "club" / "art").mkdir(parents=True)
+    (tmp_path / "club" / "art" / "logo.svg").write_text(SVG, encoding="utf-8")
+    (tmp_path / "club" / PROJECT_FILE).write_text('site_logo = "art/logo.svg"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    args = project.apply(parser().parse_args(["build", "--config", "club/rulesheets.toml"]),
+                         project.find_project(Path("club/rulesheets.toml")))
+    assert args.site_logo == tmp_path / "club" / "art" / "logo.svg"
+    flag = project.apply(parser().parse_args(["build", "--config", "club/rulesheets.toml", "--site-logo", "x.png"]),
+                         project.find_project(Path("club/rulesheets.toml")))
+    assert flag.site_logo == Path("x.png")  # the flag wins
+
+
+@pytest.mark.parametrize("files, text, line", [
+    ({}, 'games = ["bunco"]\nsite_logo = "logo.svg"\n',
+     "rulesheets.toml:2: cannot read site_logo 'logo.svg': No such file or directory"),
+    ({"logo.png": b"GIF89a"}, '# ours\n\nsite_logo = "logo.png"\n', "rulesheets.toml:3: site_logo 'logo.png' is not a PNG image"),
+    ({"logo.gif": b"GIF89a"}, 'site_logo = "logo.gif"\n',
+     "rulesheets.toml:1: site_logo 'logo.gif' must be an .svg, .png or .webp image, not '.gif'"),
+    ({"art": None}, 'site_logo = "art"\n', "rulesheets.toml:1: site_logo 'art' must be an .svg, .png or .webp image, not 'art'"),
+    ({}, 'site_logo = ""\n', "rulesheets.toml:1: site_logo: must name an .svg, .png or .webp file"),
+])
+def test_bad_site_logo_names_the_line(files, text, line, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for name, data in files.items():
+        (tmp_path / name).mkdir() if data is None else (tmp_path / name).write_bytes(data)
+    (tmp_path / PROJECT_FILE).write_text(text, encoding="utf-8")
+    assert _run(capsys, "check") == (2, [line])
+
+
+def test_a_site_build_shows_the_project_files_logo(tmp_path):
+    from tests.safety import cli
+
+    (tmp_path / "club").mkdir()
+    (tmp_path / "club" / "badge.svg").write_text(SVG, encoding="utf-8")
+    (tmp_path / "club" / PROJECT_FILE).write_text('formats = ["html"]\nsite_logo = "badge.svg"\nout = "site-out"\n',
+                                                  encoding="utf-8")
+    r = cli(ROOT, "build", "--config", "club/rulesheets.toml", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    site = tmp_path / "club" / "site-out" / "site"
+    assert (site / "logo.svg").read_text(encoding="utf-8") == SVG  # published under the site's own name for it
+    assert '<img class="logo" src="../../logo.svg"' in (site / "ko" / "tonk" / "index.html").read_text(encoding="utf-8")

@@ -40,6 +40,13 @@ class Project:
         return (self.path.parent / Path(self.settings.out).expanduser()).absolute()
 
     @property
+    def site_logo(self) -> Path | None:
+        """The site's logo, relative to the project file's own folder (as `out` is)."""
+        if self.settings is None or self.settings.site_logo is None or self.path is None:
+            return None
+        return (self.path.parent / Path(self.settings.site_logo).expanduser()).absolute()
+
+    @property
     def house_rules(self) -> dict[str, dict[str, Any]]:
         if self.settings is None:
             return {}
@@ -145,9 +152,17 @@ def read_project(path: Path) -> Project:
     house = data.get("house-rules")
     if isinstance(house, dict):  # checked even when other keys are wrong: every problem at once
         problems += _house_rule_problems({g: r for g, r in house.items() if isinstance(r, dict)}, where, lines)
+    found = Project(path.absolute(), settings)
+    if found.site_logo is not None:  # there, and an image: at the key's line, with the other problems
+        from generator.site.builder import check_logo
+
+        try:
+            check_logo(found.site_logo, where, line_of(lines, ("site_logo",)), f"site_logo '{settings.site_logo}'")
+        except InputError as exc:
+            problems += exc.problems
     if problems:
         raise InputError(sorted(problems, key=lambda p: p.line or 0))
-    return Project(path.absolute(), settings)
+    return found
 
 
 def _house_rule_problems(house: dict[str, dict[str, Any]], where: str, lines) -> list[Problem]:
@@ -233,6 +248,10 @@ def template() -> str:
 # The site's name, shown in its title, header and link previews (default "rulesheets").
 # site_name = "Friday Club rules"
 
+# An image shown before the site's name in its header: .svg, .png or .webp, at most 200 kB,
+# relative to this file (default: none).
+# site_logo = "logo.svg"
+
 # Output folder, relative to this file (default: output).
 # out = "output"
 
@@ -289,6 +308,8 @@ def apply(args, project: Project):
             args.locale = locales[0] if locales and len(locales) == 1 else "en"
         if args.paper is None and papers and len(papers) == 1:
             args.paper = papers[0]
+    if hasattr(args, "site_logo") and args.site_logo is None:
+        args.site_logo = project.site_logo
     args.output_root = project.out
     args.project_house_rules = project.house_rules
     return args

@@ -55,6 +55,8 @@ class ProjectFile(BaseModel):
     base_url: str | None = None
     #: The site's name (`--site-name`).
     site_name: str | None = None
+    #: An image shown before the site's name (`--site-logo`), relative to the project file's folder.
+    site_logo: str | None = None
     #: The output folder (`--out`), relative to the project file's folder.
     out: str | None = None
     #: House rules by game, as in a --house-rules file: [house-rules.bunco] wipeout = true.
@@ -150,6 +152,14 @@ class ProjectFile(BaseModel):
     def _out(cls, value):
         if value is not None and (not value.strip() or "\0" in value):
             raise ValueError("must name a folder")
+        return value
+
+    @field_validator("site_logo")
+    @classmethod
+    def _site_logo(cls, value):
+        # Whether the file is there and an image is checked by generator.commands.project, which knows the folder.
+        if value is not None and (not value.strip() or "\0" in value):
+            raise ValueError("must name an .svg, .png or .webp file")
         return value
 
 

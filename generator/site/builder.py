@@ -49,21 +49,26 @@ def at_host_root(base_url: str) -> bool:
     return bool(base_url) and urlsplit(base_url).path in ("", "/")
 
 
-def check_logo(path: Path) -> bytes:
-    """The logo's bytes; a missing, unknown or oversized file is one line naming it."""
-    where = str(path)
+def check_logo(path: Path, where: str | None = None, line: int | None = None, what: str = "--site-logo") -> bytes:
+    """The logo's bytes; a missing, unknown or oversized file is one line naming it.
+
+    `where` and `line` place the problem elsewhere (the project file's `site_logo` line), and `what` then names
+    the key and the path as written there.
+    """
+    name = what
+    where = str(path) if where is None else where
     kind = path.suffix.lower()
     if kind not in LOGO_TYPES:
-        raise InputError(Problem(where, None, f"--site-logo must be an .svg, .png or .webp image, not '{path.suffix or path.name}'"))
+        raise InputError(Problem(where, line, f"{name} must be an .svg, .png or .webp image, not '{path.suffix or path.name}'"))
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise InputError(Problem(where, None, f"cannot read --site-logo: {exc.strerror}")) from None
+        raise InputError(Problem(where, line, f"cannot read {name}: {exc.strerror}")) from None
     if len(data) > LOGO_MAX_BYTES:
-        raise InputError(Problem(where, None, f"--site-logo is {len(data)} bytes; at most {LOGO_MAX_BYTES} (a small header image)"))
+        raise InputError(Problem(where, line, f"{name} is {len(data)} bytes; at most {LOGO_MAX_BYTES} (a small header image)"))
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n") if kind == ".svg" else data
     if not head.startswith(LOGO_TYPES[kind]) or (kind == ".svg" and b"<svg" not in data[:4096]):
-        raise InputError(Problem(where, None, f"--site-logo is not a {kind[1:].upper()} image"))
+        raise InputError(Problem(where, line, f"{name} is not a {kind[1:].upper()} image"))
     return data
 
 
