@@ -95,6 +95,7 @@ def template_catalog() -> Catalog:
         for lineno, msgid, comments, context in extract_from_file("python", str(path), keywords={"_": None}):
             _add(cat, msgid, (_rel(path), lineno), comments, context)
     # Strings the code hands to `_()` from a table: the reference is the line of the literal.
+    from generator.kit import summary
     from generator.render import html, names, sheets
     from generator.site import builder
 
@@ -110,6 +111,9 @@ def template_catalog() -> Catalog:
     for text in SITE_TEXT + SITE_PLURALS:
         singular = text if isinstance(text, str) else text[0]
         _add(cat, text, source_location(Path(builder.__file__), singular), ["Static site"])
+    for text in (summary.SUMMARY, *summary.COUNTS.values()):
+        singular = text if isinstance(text, str) else text[0]
+        _add(cat, text, source_location(Path(summary.__file__), singular), ["The line `rulesheets kit` ends with"])
     return cat
 
 

@@ -53,6 +53,8 @@ def run(args) -> int:
     kit = make_kit(opts)
     for path in write_kit(kit_folder(opts.out, opts.output_root), kit.files, opts.output_root):
         say(f"wrote {path}")
-    sheets_line = ", ".join(f"{p['count']} {p['id']}" for p in kit.parts)
-    say(f"{len(players)} players, {kit.pages} pages: {sheets_line}")
+    from generator.i18n.translate import COMMON_DOMAIN, load_translator
+    from generator.kit.summary import kit_summary
+
+    say(kit_summary(load_translator(opts.locale, (COMMON_DOMAIN,)), len(players), kit.pages, kit.parts))
     return 0
