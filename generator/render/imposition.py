@@ -8,6 +8,13 @@ marks on the line between them.
 
 Pages are placed at their own size, never scaled: the text keeps the size it was laid out at.
 Each page becomes a form XObject, so its text stays text (pdftotext and search still find it).
+
+The document's outline is kept, each bookmark pointing at the sheet side (and the spot on it) where
+its page landed; so are its title and language. Its tag structure is not: a form XObject's marked
+content no longer belongs to the source's structure tree, and a sheet side holds two pages in
+imposition order (page 8 beside page 1), not reading order. An imposition is for the press, so it
+claims no PDF/UA conformance (no pdfuaid in its metadata, no /MarkInfo); the rulebook PDF, built
+in every run that builds a booklet, is the accessible edition.
 """
 
 from __future__ import annotations
@@ -24,6 +31,9 @@ HALF_PAPER = {"a4": "a5", "letter": "half-letter"}
 #: Cut marks: from this far inside the sheet's edge (printers leave 3 to 5 mm white), this long.
 MARK_FROM, MARK_LENGTH = 4 * MM, 7 * MM
 
+
+#: The kinds made by imposition: print files, not accessible editions (no PDF/UA claim).
+IMPOSED_KINDS = ("booklet", "card-sheet")
 
 #: Type sizes tried for a card, largest first, until it fits one half-size page (a house-rules box adds lines).
 CARD_TYPE_PT = (12, 11, 10, 9)
@@ -68,11 +78,13 @@ def booklet(pdf: bytes, paper: str, name: str) -> tuple[bytes, int]:
         sides = saddle_stitch(len(src.pages))
         _check_half(src, paper, name)
         out = _new(src)
-        for side in sides:
+        landed = {}
+        for index, side in enumerate(sides):
             page = _sheet_page(out, paper)
             for slot, number in enumerate((side.left, side.right)):
                 if number is not None:
-                    _place(out, page, src.pages[number - 1], slot, paper)
+                    landed[number - 1] = (index, _place(out, page, src.pages[number - 1], slot, paper))
+        _copy_outline(src, out, landed)
         _duplex(out, short_edge=True)
         return _save(out), len(sides)
 
@@ -88,8 +100,8 @@ def card_sheet(pdf: bytes, paper: str, name: str) -> tuple[bytes, int]:
         _check_half(src, paper, name)
         out = _new(src)
         page = _sheet_page(out, paper)
-        for slot in (0, 1):
-            _place(out, page, src.pages[0], slot, paper)
+        offsets = [_place(out, page, src.pages[0], slot, paper) for slot in (0, 1)]
+        _copy_outline(src, out, {0: (0, offsets[0])})  # the bookmarks lead to the left card
         page.contents_add(_cut_marks(paper))
         _duplex(out, short_edge=False)
         return _save(out), 1
@@ -131,8 +143,9 @@ def _sheet_page(out, paper: str):
     return page
 
 
-def _place(out, page, source, slot: int, paper: str) -> None:
-    """`source` at its own size, centred in the left (slot 0) or right (slot 1) half of `page`."""
+def _place(out, page, source, slot: int, paper: str) -> tuple[float, float]:
+    """`source` at its own size, centred in the left (slot 0) or right (slot 1) half of `page`; returns the
+    offset that takes a point of `source` to the sheet."""
     import pikepdf
 
     width, height = SHEETS[paper]
@@ -143,6 +156,58 @@ def _place(out, page, source, slot: int, paper: str) -> None:
     form = out.copy_foreign(source.as_form_xobject())
     name = page.add_resource(form, pikepdf.Name.XObject, prefix="Pg")
     page.contents_add(f"q 1 0 0 1 {x:.3f} {y:.3f} cm {name} Do Q\n".encode())
+    return round(x, 3), round(y, 3)
+
+
+def _copy_outline(src, out, landed: dict[int, tuple[int, tuple[float, float]]]) -> None:
+    """The source's bookmarks, each pointing at the side where its page landed (`landed`: source page index ->
+    (side index, offset)), at the same spot on the page; a bookmark whose page is not placed is left out."""
+    import pikepdf
+
+    pages = {src.pages[i].objgen: i for i in range(len(src.pages))}
+
+    def target(item):
+        dest = item.destination
+        if dest is None and item.action is not None and item.action.get("/S") == pikepdf.Name.GoTo:
+            dest = item.action.get("/D")
+        if isinstance(dest, (pikepdf.String, pikepdf.Name, str)):
+            dest = _named_destination(src, str(dest))
+        if not isinstance(dest, pikepdf.Array) or len(dest) < 2 or not isinstance(dest[0], pikepdf.Dictionary):
+            return None
+        found = landed.get(pages.get(dest[0].objgen))
+        if found is None:
+            return None
+        side, (dx, dy) = found
+        spot = [pikepdf.Name.XYZ, None, None, 0]
+        if dest[1] == pikepdf.Name.XYZ and len(dest) >= 4:
+            spot[1] = None if dest[2] is None else float(dest[2]) + dx
+            spot[2] = None if dest[3] is None else float(dest[3]) + dy
+        return pikepdf.Array([out.pages[side].obj, *spot])
+
+    def copy(items, into) -> None:
+        for item in items:
+            dest = target(item)
+            if dest is None:
+                continue
+            new = pikepdf.OutlineItem(str(item.title))
+            new.destination = dest
+            new.is_closed = item.is_closed
+            into.append(new)
+            copy(item.children, new.children)
+
+    with src.open_outline() as outline_in, out.open_outline() as outline_out:
+        copy(outline_in.root, outline_out.root)
+
+
+def _named_destination(src, name: str):
+    """A named destination's explicit array (PDF 1.2+ /Names /Dests tree, or the older /Dests dictionary)."""
+    import pikepdf
+
+    if "/Names" in src.Root and "/Dests" in src.Root.Names:
+        dest = pikepdf.NameTree(src.Root.Names.Dests).get(name)
+    else:
+        dest = src.Root.get("/Dests", {}).get("/" + name)
+    return dest.get("/D") if isinstance(dest, pikepdf.Dictionary) else dest
 
 
 def _cut_marks(paper: str) -> bytes:
