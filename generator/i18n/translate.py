@@ -32,6 +32,14 @@ from generator.core.paths import LOCALES_DIR, SOURCE_LOCALE, check_locales, disc
 STATUSES = ("draft", "complete")
 #: The template strings (sheets, site chrome, example captions) live in this domain.
 COMMON_DOMAIN = "common"
+
+
+def N_(msgid: str) -> str:
+    """Marks a msgid that code hands on to be translated later (a sheet's or kit part's title): it is
+    extracted, with a game's own code, into that game's catalog. Returns it unchanged."""
+    return msgid
+
+
 DIGITS = {"latn": "0123456789", "deva": "०१२३४५६७८९", "beng": "০১২৩৪৫৬৭৮৯"}
 _TO_NATIVE = {name: str.maketrans("0123456789", digits) for name, digits in DIGITS.items()}
 
