@@ -6,8 +6,8 @@
 A game's templates and code now speak its own domain (`locales/<ll>/LC_MESSAGES/<game>.po`), not
 `common`. For every locale, each entry a domain's template asks for that its catalog lacks (or has
 untranslated), and that another catalog of the same locale translates, is copied over with its
-translation, msgctxt, translator comments, flags and previous msgid; `common` first, when several
-have it. Then the usual `i18n update` merge writes every catalog, dropping what one no longer owns.
+translation, msgctxt, translator comments, flags and previous msgid (into a game's catalog from
+`common`, into `common` from the games'). Then the usual `i18n update` merge writes every catalog, dropping what one no longer owns.
 Everything is read before the first file is written. Re-runnable: after a rebase, take main's
 catalogs and run it again; a second run changes nothing.
 
@@ -77,10 +77,11 @@ def move(current: dict[str, Catalog], locales: tuple[str, ...], locales_dir: Pat
         read = {d: read_catalog(catalog_path(code, d, locales_dir), code) for d in current}
         # Donors are the catalogs as they were read: a copy never feeds another copy.
         originals = {d: read_catalog(catalog_path(code, d, locales_dir), code) for d in current}
-        order = [COMMON_DOMAIN] + [d for d in current if d != COMMON_DOMAIN]
+        games = [d for d in current if d != COMMON_DOMAIN]
         moved, notes = {}, []
         for domain, template in current.items():
-            donors = [originals[d] for d in order if d != domain]
+            # A game's string comes from common; one a game now asks of common (`common_()`) from the games.
+            donors = [originals[d] for d in (games if domain == COMMON_DOMAIN else [COMMON_DOMAIN])]
             moved[domain], differ = carry(template, read[domain], donors)
             notes += [f"{code}/{domain}: kept its own translation of {m!r}" for m in differ]
         for domain, template in current.items():
@@ -101,34 +102,37 @@ def _catalog_at(ref: str, path: Path) -> Catalog | None:
 
 
 def check(ref: str, current: dict[str, Catalog], locales: tuple[str, ...]) -> list[str]:
-    """What `--check REF` reports: one line per translation not carried word for word (empty: all kept)."""
+    """What `--check REF` reports: one line per translation not carried word for word (empty: all kept).
+
+    An entry of REF's catalog of domain D is looked for in D if D's template still asks for it, and in
+    every domain whose template asks for it now but did not at REF (where it moved to).
+    """
     problems = []
-    before_ids = set()
-    for domain in current:
-        pot = _catalog_at(ref, LOCALES_DIR / f"{domain}.pot")
-        before_ids |= {_key(m) for m in pot or () if m.id}
-    now_owner = {_key(m): d for d, t in current.items() for m in t if m.id}
-    problems += [f"{ref}'s templates had {k!r}, no template has it now" for k in sorted(before_ids - set(now_owner),
-                                                                                         key=str)]
+    before = {d: {_key(m) for m in _catalog_at(ref, LOCALES_DIR / f"{d}.pot") or () if m.id} for d in current}
+    now = {d: {_key(m) for m in t if m.id} for d, t in current.items()}
+    lost = set().union(*before.values()) - set().union(*now.values())
+    problems += [f"{ref}'s templates had {k!r}, no template has it now" for k in sorted(lost, key=str)]
     checked = 0
     for code in locales:
         if code == SOURCE_LOCALE:
             continue
-        now = {d: read_catalog(catalog_path(code, d), code) for d in current}
+        catalogs = {d: read_catalog(catalog_path(code, d), code) for d in current}
         for domain in current:
-            old = _catalog_at(ref, catalog_path(code, domain))
-            for msg in old or ():
-                if not msg.id or not _translated(msg) or _key(msg) not in now_owner:
+            for msg in _catalog_at(ref, catalog_path(code, domain)) or ():
+                key = _key(msg)
+                if not msg.id or not _translated(msg):
                     continue
-                owner = now_owner[_key(msg)]
-                new = now[owner].get(*_key(msg))
-                checked += 1
-                if new is None or new.string != msg.string or new.fuzzy != msg.fuzzy or \
-                        [c for c in new.user_comments if not c.startswith("|")] != \
-                        [c for c in msg.user_comments if not c.startswith("|")]:
-                    problems.append(f"{code}: {domain} -> {owner}: {_key(msg)!r} not carried word for word")
-    print(f"checked {checked} translations of {ref} ({len(before_ids)} strings): "
-          f"{'all kept' if not problems else f'{len(problems)} problems'}")
+                targets = [d for d in current if key in now[d] and (d == domain or key not in before[d])]
+                for owner in targets:
+                    new = catalogs[owner].get(*key)
+                    checked += 1
+                    if new is None or new.string != msg.string or new.fuzzy != msg.fuzzy or \
+                            [c for c in new.user_comments if not c.startswith("|")] != \
+                            [c for c in msg.user_comments if not c.startswith("|")]:
+                        problems.append(f"{code}: {domain} -> {owner}: {key!r} not carried word for word")
+    strings = len(set().union(*before.values()))
+    print(f"checked {checked} translations of {ref}'s catalogs ({strings} strings in its templates): "
+          f"{'every one kept, word for word' if not problems else f'{len(problems)} problems'}")
     return problems
 
 
