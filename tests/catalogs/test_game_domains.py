@@ -52,14 +52,12 @@ def test_a_games_own_strings_are_in_its_catalog_and_not_in_common(game):
 
 
 def _translator(catalogs: dict[str, dict]) -> Translator:
+    """French with the given catalogs: {domain: {(msgid, msgctxt): translation}}."""
     out = {}
     for domain, entries in catalogs.items():
-        cat = Catalog(locale="fr")
-        for key, string in entries.items():
-            msgid, context = key if isinstance(key, tuple) and isinstance(key[1], (str, type(None))) \
-                and not isinstance(string, tuple) else (key, None)
-            cat.add(msgid, string, context=context)
-        out[domain] = cat
+        out[domain] = Catalog(locale="fr")
+        for (msgid, context), string in entries.items():
+            out[domain].add(msgid, string, context=context)
     return Translator(load_locale_config("fr"), out)
 
 
@@ -74,25 +72,31 @@ def _render(filename: Path, tr: Translator) -> str:
 
 
 def test_a_game_template_speaks_its_games_domain_and_a_shared_one_common():
-    tr = _translator({
-        "common": {"Hi": "Salut (common)", ("Hi", "greeting"): "Salut ? (common)", ("a die", "dice"): ("un dé c", "des dés c", "des dés c")},
-        "bunco": {"Hi": "Salut (bunco)", ("Hi", "greeting"): "Salut ? (bunco)", ("a die", "dice"): ("un dé b", "des dés b", "des dés b")},
-    })
+    def entries(who: str) -> dict:
+        return {("Hi", None): f"Salut ({who})", ("Hi", "greeting"): f"Salut ? ({who})",
+                (("a die", "dice"), None): (f"un dé {who}", f"des dés {who}", f"des dés {who}")}
+
+    tr = _translator({"common": entries("common"), "bunco": entries("bunco")})
     in_game = _render(GAMES["bunco"].templates_dir / "probe.html.j2", tr)
-    assert in_game == "Salut (bunco)|Salut ? (bunco)|des dés b|Salut (common)|Salut (bunco)"
+    assert in_game == "Salut (bunco)|Salut ? (bunco)|des dés bunco|Salut (common)|Salut (bunco)"
     shared = _render(TEMPLATES_DIR / "probe.html.j2", tr)
-    assert shared == "Salut (common)|Salut ? (common)|des dés c|Salut (common)|Salut (common)"
+    assert shared == "Salut (common)|Salut ? (common)|des dés common|Salut (common)|Salut (common)"
     assert not tr.misses
 
 
 def test_a_games_sheet_takes_its_strings_from_the_game_and_the_shared_frame_from_common():
-    """The tally sheet extends the shared sheet.html.j2: one render, two domains, each string from its own."""
-    tr = load_translator("fr", ("bunco", "common"))
-    tr.catalogs["bunco"].get("Bunco tally sheet").string = "FEUILLE-DU-JEU"
-    tr.catalogs["common"].get("Bunco tally sheet", None) is None or pytest.fail("a game title left in common")
-    edition = make_edition(load_model("bunco"), {})
-    html = GAMES["bunco"].sheet("tally-sheet").html(edition, tr, SheetOptions())
-    assert "<title>FEUILLE-DU-JEU" in html and html.count("FEUILLE-DU-JEU") >= 2  # <title> and the heading
+    """Tonk's card: the shared quick-reference.html.j2 includes tonk/card-header.html.j2; one render, two domains."""
+    tr = load_translator("fr", ("tonk", "common"))
+    common, tonk = tr.catalogs["common"], tr.catalogs["tonk"]
+    assert common.get("face value") is None  # a game's string is not in common
+    common.get("Quick reference").string = "CADRE-COMMUN"
+    tonk.get("face value").string = "VALEUR-DU-JEU"
+    # Decoys: the same msgids in the other domain, which must not be read.
+    common.add("face value", "LEURRE")
+    tonk.get("Quick reference").string = "LEURRE"  # the sheet's title on the site's downloads
+    edition = make_edition(load_model("tonk"), {})
+    html = GAMES["tonk"].sheet("quick-reference").html(edition, tr, SheetOptions())
+    assert "CADRE-COMMUN" in html and "VALEUR-DU-JEU" in html and "LEURRE" not in html
     assert not tr.misses, tr.misses
 
 
