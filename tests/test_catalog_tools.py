@@ -156,23 +156,25 @@ AMBIGUOUS = ("Table", "Hand", "Hands", "won", "Won", "wins", "leads", "knocks", 
 
 
 def test_short_strings_have_a_context_and_keep_their_translations():
-    pot = read_catalog(PROJECT_DIR / "locales" / "common.pot", "en")
+    """In every catalog (common and each game's own), wherever the string is used."""
+    pots = {p.stem: read_catalog(p, "en") for p in sorted((PROJECT_DIR / "locales").glob("*.pot"))}
     for text in AMBIGUOUS:
-        entries = [m for m in pot if m.id == text]
+        entries = [m for pot in pots.values() for m in pot if m.id == text]
         assert entries and all(m.context for m in entries), (text, [m.context for m in entries])
-    hands = {m.context for m in pot if m.id == "Hand"}
+    hands = {m.context for pot in pots.values() for m in pot if m.id == "Hand"}
     assert len(hands) == 2  # the cards a player holds, and the kind of hand (a category)
-    for po in sorted((PROJECT_DIR / "locales").glob("*/LC_MESSAGES/common.po")):
-        cat = read_catalog(po, po.parent.parent.name)
-        for m in pot:
-            if m.id in AMBIGUOUS and po.parent.parent.name in ("fr", "hi", "bn", "ne"):
-                entry = cat.get(m.id, m.context)
-                assert entry is not None and entry.string and not entry.fuzzy, (po, m.id, m.context)
+    for code in ("fr", "hi", "bn", "ne"):
+        for domain, pot in pots.items():
+            cat = read_catalog(PROJECT_DIR / "locales" / code / "LC_MESSAGES" / f"{domain}.po", code)
+            for m in pot:
+                if m.id in AMBIGUOUS:
+                    entry = cat.get(m.id, m.context)
+                    assert entry is not None and entry.string and not entry.fuzzy, (code, domain, m.id, m.context)
 
 
 def test_update_moves_a_translation_into_a_new_context(project):
     """A catalog from before the msgctxt: `i18n update` keeps its translation, not fuzzy, under the context."""
-    po = project / "locales/fr/LC_MESSAGES/common.po"
+    po = project / "locales/fr/LC_MESSAGES/bunco.po"  # the scorepad's column
     text = po.read_text(encoding="utf-8")
     old = re.sub(r'msgctxt "column: the table number"\n(msgid "Table"\n)', r"\1", text)
     assert old != text

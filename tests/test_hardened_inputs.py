@@ -130,17 +130,17 @@ def test_missing_plural_form_is_marked_and_fails_strict(built):
     """A plural entry without the form its rule picks is shown marked as English, and --strict fails."""
     from babel.messages.pofile import read_po, write_po
 
-    po = built / "locales/fr/LC_MESSAGES/common.po"
+    po = built / "locales/fr/LC_MESSAGES/bunco.po"  # a Bunco example's, in the game's own catalog
     with po.open("rb") as fh:
         cat = read_po(fh)
-    plural = next(m for m in cat if isinstance(m.id, tuple) and m.id[0] == "{points} point")  # a Bunco example's
+    plural = next(m for m in cat if isinstance(m.id, tuple) and m.id[0] == "{points} point")
     plural.string = (plural.string[0], "")  # French needs three forms
     with po.open("wb") as fh:
         write_po(fh, cat, width=100)
     from generator.i18n.translate import load_translator
 
-    tr = load_translator("fr", ("common",), locales_dir=built / "locales")
-    text, fallback = tr.lookup_plural("common", plural.id[0], plural.id[1], 5)
+    tr = load_translator("fr", ("bunco",), locales_dir=built / "locales")
+    text, fallback = tr.lookup_plural("bunco", plural.id[0], plural.id[1], 5)
     assert fallback and text == plural.id[1]
     r = run_cli(built, *FR, "--strict")
     assert r.returncode == 1 and "missing translation" in r.stderr and "Traceback" not in r.stderr

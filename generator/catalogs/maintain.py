@@ -70,29 +70,51 @@ def source_location(path: Path, text: str) -> tuple[str, int]:
     return _rel(path), line
 
 
+#: What a template (a game's too) writes for a string of the common catalog: `common_("Total")`.
+COMMON_KEYWORDS = {"common_": None, "common_attr": None, "common_ngettext": (1, 2), "common_pgettext": ((1, "c"), 2)}
+#: A game's own Python code: `_()` where it translates, `N_()` where it hands a msgid on (a sheet's title).
+PYTHON_KEYWORDS = {"_": None, "N_": None}
+
+
+def _template_strings(path: Path, keywords: dict) -> list[tuple[int, str, list[str], str | None]]:
+    try:
+        # silent=false: a template that does not parse is an error, not a template without strings
+        # (which would drop its strings and their translations from every catalog).
+        return list(extract_from_file(
+            "jinja2.ext:babel_extract", str(path), keywords=keywords,
+            options={"trim_blocks": "true", "lstrip_blocks": "true", "silent": "false"}))
+    except TemplateSyntaxError as exc:
+        exc.filename = str(path)  # the extractor parses the text alone; name the file
+        raise InputError(template_problem(exc)) from None
+    except UnicodeDecodeError:
+        read_text(path)  # raises InputError naming the line
+        raise
+
+
+def _game_templates(g) -> list[Path]:
+    return sorted(g.templates_dir.rglob("*.j2"))
+
+
+def _game_sources(g) -> list[Path]:
+    return sorted(g.folder.glob("**/*.py"))
+
+
 def template_catalog() -> Catalog:
-    """The common domain: every `_()` / `ngettext()` in templates, plus names the code supplies."""
+    """The common domain: the shared templates' and the shared code's strings, and what a game asks of it
+    explicitly (`common_()`). A game's own strings are in its catalog (game_catalog)."""
     cat = _new_catalog()
-    game_templates = [p for g in GAMES_BY_ID.values() for p in sorted(g.templates_dir.rglob("*.j2"))]
-    for path in sorted(TEMPLATES_DIR.rglob("*.j2")) + game_templates:
-        try:
-            # silent=false: a template that does not parse is an error, not a template without strings
-            # (which would drop its strings and their translations from every catalog).
-            found = list(extract_from_file(
-                "jinja2.ext:babel_extract", str(path),
-                keywords=KEYWORDS,
-                options={"trim_blocks": "true", "lstrip_blocks": "true", "silent": "false"}))
-        except TemplateSyntaxError as exc:
-            exc.filename = str(path)  # the extractor parses the text alone; name the file
-            raise InputError(template_problem(exc)) from None
-        except UnicodeDecodeError:
-            read_text(path)  # raises InputError naming the line
-            raise
-        for lineno, msgid, comments, context in found:
+    for path in sorted(TEMPLATES_DIR.rglob("*.j2")):
+        for lineno, msgid, comments, context in _template_strings(path, {**KEYWORDS, **COMMON_KEYWORDS}):
             _add(cat, msgid, (_rel(path), lineno), comments, context)
+    for g in GAMES_BY_ID.values():
+        for path in _game_templates(g):
+            for lineno, msgid, comments, context in _template_strings(path, COMMON_KEYWORDS):
+                _add(cat, msgid, (_rel(path), lineno), comments, context)
     # Code that speaks through `_()` too (table names): without these, `update` would drop their translations.
+    game_code = {p.resolve() for g in GAMES_BY_ID.values() for p in _game_sources(g)}
     for path in sorted((PROJECT_DIR / "generator").glob("**/*.py")):
-        for lineno, msgid, comments, context in extract_from_file("python", str(path), keywords={"_": None}):
+        keywords = COMMON_KEYWORDS if path.resolve() in game_code else {"_": None, **COMMON_KEYWORDS}
+        for lineno, msgid, comments, context in extract_from_file("python", str(path), keywords=keywords):
             _add(cat, msgid, (_rel(path), lineno), comments, context)
     # Strings the code hands to `_()` from a table: the reference is the line of the literal.
     from generator.kit import summary
@@ -101,9 +123,6 @@ def template_catalog() -> Catalog:
 
     for title in sheets.TITLES:
         _add(cat, title, source_location(Path(sheets.__file__), title), ["Title of a printed document"])
-    for g in GAMES_BY_ID.values():
-        for sheet in g.sheets:
-            _add(cat, sheet.title, source_location(g.folder / "__init__.py", sheet.title), ["Title of a printed document"])
     for name in CATEGORY_NAMES.values():
         _add(cat, name, source_location(Path(html.__file__), name), [], html.CATEGORY_CONTEXT)
     for msgid, comment in NAME_COMMENTS.items():
@@ -123,12 +142,25 @@ def _add(cat: Catalog, msgid, location: tuple[str, int], comments, context: str 
 
 
 def game_catalog(game: str) -> Catalog:
+    """A game's domain: its model's prose, then every string of its own templates and code, and its sheets' titles.
+
+    Adding a game adds its catalog and leaves the common one alone.
+    """
     loaded = load_model(game)
     cat = _new_catalog()
     where = _rel(loaded.path)
     for text, loc in translatable_units(loaded.model):
         cat.add(text, locations=[(where, loaded.source.line(loc) or 0)],
                 auto_comments=["Keep every {placeholder}; it is filled with a number."] if "{" in text else [])
+    g = GAMES_BY_ID[game]
+    for path in _game_templates(g):
+        for lineno, msgid, comments, context in _template_strings(path, KEYWORDS):
+            _add(cat, msgid, (_rel(path), lineno), comments, context)
+    for path in _game_sources(g):
+        for lineno, msgid, comments, context in extract_from_file("python", str(path), keywords=PYTHON_KEYWORDS):
+            _add(cat, msgid, (_rel(path), lineno), comments, context)
+    for sheet in g.sheets:
+        _add(cat, sheet.title, source_location(g.folder / "__init__.py", sheet.title), ["Title of a printed document"])
     return cat
 
 
@@ -164,7 +196,8 @@ def extract() -> dict[str, Catalog]:
     return current
 
 
-def merged_catalog(code: str, domain: str, template: Catalog) -> bytes:
+def merged_catalog(code: str, domain: str, template: Catalog, cat: Catalog | None = None,
+                   locales_dir: Path = LOCALES_DIR) -> bytes:
     """The locale's catalog merged with the template: template order, translations kept, obsolete ones dropped.
 
     What the standard tools (msgfmt -c, pofilter, Poedit) expect of it: a string newly given a msgctxt
@@ -172,8 +205,9 @@ def merged_catalog(code: str, domain: str, template: Catalog) -> bytes:
     whose translation spells a number out says `no-python-brace-format` (so msgfmt does not demand
     the placeholder the translator was asked to write as a word).
     """
-    path = catalog_path(code, domain)
-    cat = read_catalog(path, code) if path.exists() else _new_catalog(code.replace("-", "_"))
+    if cat is None:
+        path = catalog_path(code, domain, locales_dir)
+        cat = read_catalog(path, code) if path.exists() else _new_catalog(code.replace("-", "_"))
     _carry_into_contexts(cat, template)
     # Babel's update carries the previous msgid only when it makes an entry fuzzy; one fuzzy already keeps its own.
     previous = {(m.id if isinstance(m.id, str) else m.id[0], m.context): m.previous_id for m in cat if m.id and m.previous_id}

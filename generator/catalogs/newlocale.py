@@ -84,7 +84,8 @@ def init(tag: str | None) -> int:
         cat = _new_catalog(str(locale))  # Babel fills in the language's Plural-Forms from CLDR
         for msg in template:
             if msg.id:
-                cat.add(msg.id, locations=msg.locations, auto_comments=msg.auto_comments, flags=msg.flags)
+                cat.add(msg.id, locations=msg.locations, auto_comments=msg.auto_comments, flags=msg.flags,
+                        context=msg.context)
         path = catalog_path(tag, domain)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as fh:

@@ -54,6 +54,11 @@ def input_key(options: dict, games_dir: Path | None = None, locales_dir: Path | 
              (locales_dir or LOCALES_DIR, ("*/*.toml", "*/LC_MESSAGES/*.po"))]
     if games_dir:
         roots.append((games_dir, ("*/*.yaml",)))
+    from generator.core.registry import GAMES
+
+    # A game from another distribution: its code, model, templates and the catalogs it ships.
+    roots += [(g.folder, ("**/*.py", "*.yaml", "templates/**/*", "locales/*/LC_MESSAGES/*.po"))
+              for g in GAMES.values() if g.folder is not None and not g.folder.is_relative_to(PACKAGE_DIR)]
     for root, patterns in roots:
         for path in _tree_files(root, patterns):
             h.update(str(path.relative_to(root)).encode())

@@ -32,6 +32,14 @@ from generator.core.paths import LOCALES_DIR, SOURCE_LOCALE, check_locales, disc
 STATUSES = ("draft", "complete")
 #: The template strings (sheets, site chrome, example captions) live in this domain.
 COMMON_DOMAIN = "common"
+
+
+def N_(msgid: str) -> str:
+    """Marks a msgid that code hands on to be translated later (a sheet's or kit part's title): it is
+    extracted, with a game's own code, into that game's catalog. Returns it unchanged."""
+    return msgid
+
+
 DIGITS = {"latn": "0123456789", "deva": "०१२३४५६७८९", "beng": "০১২৩৪৫৬৭৮৯"}
 _TO_NATIVE = {name: str.maketrans("0123456789", digits) for name, digits in DIGITS.items()}
 
@@ -178,6 +186,18 @@ def load_locale_config(code: str, locales_dir: Path = LOCALES_DIR) -> LocaleConf
 
 def catalog_path(code: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Path:
     return locales_dir / code / "LC_MESSAGES" / f"{domain}.po"
+
+
+def catalog_file(code: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Path:
+    """Where a build reads the catalog of `domain` in `code`: the project's `locales/`, or else, for a game
+    that ships its own catalogs (a plug-in distribution), `locales/<code>/LC_MESSAGES/<id>.po` in its package."""
+    from generator.core.registry import GAMES
+
+    path = catalog_path(code, domain, locales_dir)
+    game = GAMES.get(domain) if domain != COMMON_DOMAIN and not path.exists() else None
+    if game is not None and game.folder is not None and catalog_path(code, domain, game.folder / "locales").is_file():
+        return catalog_path(code, domain, game.folder / "locales")
+    return path
 
 
 def read_catalog(path: Path, code: str) -> Catalog:
@@ -441,7 +461,7 @@ def fallback_problems(translators: dict[str, Translator], since: dict[str, int] 
         for miss in tr.misses[(since or {}).get(code, 0):]:
             if (code, miss.domain, miss.msgid, miss.context) not in seen:
                 seen.add((code, miss.domain, miss.msgid, miss.context))
-                path = catalog_path(code, miss.domain, locales_dir or LOCALES_DIR)
+                path = catalog_file(code, miss.domain, locales_dir or LOCALES_DIR)
                 entry = tr.catalogs.get(miss.domain, Catalog()).get(miss.msgid, miss.context)
                 if entry is None:
                     what = "not in the catalog (run rulesheets i18n update)"
@@ -459,7 +479,7 @@ def load_translator(code: str, domains: tuple[str, ...], locales_dir: Path = LOC
     catalogs, problems = {}, []
     if code != SOURCE_LOCALE:
         for domain in domains:
-            path = catalog_path(code, domain, locales_dir)
+            path = catalog_file(code, domain, locales_dir)
             catalogs[domain] = read_catalog(path, code)
             problems += placeholder_problems(catalogs[domain], path)
     if problems:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.ext import Extension
+from jinja2.lexer import Token
 from markupsafe import Markup, escape
 
 from generator.core.paths import CACHE_DIR, TEMPLATES_DIR
@@ -29,8 +32,63 @@ RANK_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
 
 
+#: What a gettext call written in a game's template becomes: the same call with the game's domain first.
+GAME_CALLS = {"_": "dgettext", "gettext": "dgettext", "_attr": "dgettext_attr", "pgettext": "dpgettext",
+              "ngettext": "dngettext"}
+
+
+@lru_cache(maxsize=1)
+def _game_template_dirs() -> dict[Path, str]:
+    return {g.templates_dir.resolve(): g.id for g in GAMES.values()}
+
+
+def template_domain(filename: str | None) -> str:
+    """The catalog domain of a template file: its game's own for a file of a game's templates/, else common.
+
+    The same rule as `rulesheets i18n extract`: a string belongs to the domain of the file it is written in.
+    """
+    if filename:
+        path = Path(filename).resolve()
+        for folder, game in _game_template_dirs().items():
+            if path.is_relative_to(folder):
+                return game
+    return COMMON_DOMAIN
+
+
+class GameDomains(Extension):
+    """In a game's template, `_("…")` is `dgettext("<game>", "…")` (and so for `_attr`, `pgettext`, `ngettext`).
+
+    Bound when the template is compiled, from the file it is read from, so a game's macros drawn inside a
+    shared page, a game's sheet that extends the shared `sheet.html.j2` and the shared page around them
+    each speak their own domain. A game template asks for a shared string explicitly: `common_("…")`,
+    `common_pgettext`, `common_ngettext`, `common_attr` (extracted into the common catalog).
+    """
+
+    def filter_stream(self, stream):
+        domain = template_domain(stream.filename)
+        if domain == COMMON_DOMAIN:
+            return stream
+        return self._bind(stream, domain)
+
+    @staticmethod
+    def _bind(stream, domain: str):
+        previous = None
+        for token in stream:
+            if (token.type == "name" and token.value in GAME_CALLS and stream.current.type == "lparen"
+                    and (previous is None or previous.type != "dot")):
+                yield Token(token.lineno, "name", GAME_CALLS[token.value])
+                yield next(stream)  # the opening parenthesis
+                yield Token(token.lineno, "string", domain)
+                previous = Token(token.lineno, "comma", ",")
+                yield previous
+                continue
+            previous = token
+            yield token
+
+
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    folder = CACHE_DIR / "jinja"
+    # "-domains": templates compiled before game templates were bound to their domain are not reused.
+    folder = CACHE_DIR / "jinja-domains"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:  # a read-only cache folder only costs time
@@ -48,6 +106,7 @@ def environment() -> jinja2.Environment:
         # would otherwise spend a third of a second compiling templates.
         bytecode_cache=_bytecode_cache(),
         autoescape=True,
+        extensions=[GameDomains],
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -138,32 +197,49 @@ def table_label(tr: Translator, index: int, count: int) -> Markup:
     return _("Table {number}", number=index + 1)
 
 
+def card_table_label(tr: Translator, index: int, count: int) -> Markup:
+    """A card game's table: not ranked like Bunco tables, so "The table" alone, else "Table 1", "Table 2"..."""
+    _ = locale_globals(tr)["_"]
+    return _("The table") if count == 1 else _("Table {number}", number=index + 1)
+
+
 def locale_globals(tr: Translator, domain: str = COMMON_DOMAIN) -> dict[str, Any]:
-    """The functions templates use to speak the locale: `_`, `ngettext`, and the translator itself."""
+    """The functions templates use to speak the locale: `_`, `ngettext`, and the translator itself.
 
-    def gettext(msgid: str, **values: Any) -> Markup:
-        text, fallback = tr.lookup(domain, msgid)
+    `_`, `pgettext`, `_attr` and `ngettext` look in `domain`; `dgettext` and its kin take the domain first
+    (what a game template's calls become, see GameDomains); `common_` and its kin always look in common.
+    """
+
+    def dgettext(in_domain: str, msgid: str, **values: Any) -> Markup:
+        text, fallback = tr.lookup(in_domain, msgid)
         return _fill_markup(tr, text, fallback, values)
 
-    def pgettext(context: str, msgid: str, **values: Any) -> Markup:
+    def dpgettext(in_domain: str, context: str, msgid: str, **values: Any) -> Markup:
         """A short or ambiguous string, told apart by its msgctxt ("Hand" the cards held, "won" a mark)."""
-        text, fallback = tr.lookup(domain, msgid, context=context)
+        text, fallback = tr.lookup(in_domain, msgid, context=context)
         return _fill_markup(tr, text, fallback, values)
 
-    def gettext_attr(msgid: str, **values: Any) -> Markup:
+    def dgettext_attr(in_domain: str, msgid: str, **values: Any) -> Markup:
         """For attribute values (aria-label, content): the text alone; a fallback's marker is markup, so none here."""
-        text, _fallback = tr.lookup(domain, msgid)
+        text, _fallback = tr.lookup(in_domain, msgid)
         return _fill_markup(tr, text, False, values)
 
-    def ngettext(singular: str, plural: str, n: int, **values: Any) -> Markup:
-        text, fallback = tr.lookup_plural(domain, singular, plural, n)
+    def dngettext(in_domain: str, singular: str, plural: str, n: int, **values: Any) -> Markup:
+        text, fallback = tr.lookup_plural(in_domain, singular, plural, n)
         return _fill_markup(tr, text, fallback, values)
 
+    def bound(function, to: str):
+        return lambda *args, **values: function(to, *args, **values)
+
     def category_name(category: str) -> Markup:
-        return pgettext(CATEGORY_CONTEXT, CATEGORY_NAMES[category])
+        return dpgettext(COMMON_DOMAIN, CATEGORY_CONTEXT, CATEGORY_NAMES[category])
 
     return {
-        "tr": tr, "_": gettext, "pgettext": pgettext, "_attr": gettext_attr, "ngettext": ngettext, "category_name": category_name,
+        "tr": tr, "_": bound(dgettext, domain), "pgettext": bound(dpgettext, domain), "_attr": bound(dgettext_attr, domain),
+        "ngettext": bound(dngettext, domain), "category_name": category_name,
+        "dgettext": dgettext, "dpgettext": dpgettext, "dgettext_attr": dgettext_attr, "dngettext": dngettext,
+        "common_": bound(dgettext, COMMON_DOMAIN), "common_pgettext": bound(dpgettext, COMMON_DOMAIN),
+        "common_attr": bound(dgettext_attr, COMMON_DOMAIN), "common_ngettext": bound(dngettext, COMMON_DOMAIN),
         "table_label": lambda index, count: table_label(tr, index, count),
         "player": lambda name: player_name(tr, name),
         "card_name": lambda card: card_name(tr, card),

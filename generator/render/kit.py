@@ -9,23 +9,28 @@ from babel.dates import format_date
 from markupsafe import Markup
 
 from generator.core.errors import InputError, Problem
-from generator.i18n.translate import Translator
+from generator.i18n.translate import COMMON_DOMAIN, Translator
 from generator.edition.sheets import SheetOptions
-from generator.render.html import environment, house_rules_box, locale_globals, model_text, rules_in_force
+from generator.render.html import card_table_label, environment, house_rules_box, locale_globals, model_text, rules_in_force
 from generator.render.sheets import quick_reference
 
 _BODY = re.compile(r'<body class="([^"]*)">\n?(.*)</body>', re.S)
 _MAIN = re.compile(r"<(/?)main\b")
 
 
-def part(id: str, title: str, docs: list[str], count: int, pages: int, cut: bool = False) -> dict:
-    """One kind of sheet in the kit: its sheet documents (each from a fresh page), how many, how many pages."""
-    return {"id": id, "title": title, "docs": docs, "count": count, "pages": pages, "cut": cut}
+def part(id: str, title: str, docs: list[str], count: int, pages: int, cut: bool = False,
+         domain: str | None = None) -> dict:
+    """One kind of sheet in the kit: its sheet documents (each from a fresh page), how many, how many pages.
+
+    `title` is a msgid of the game's own catalog (mark it `N_("...")`), or of `domain` when given.
+    """
+    return {"id": id, "title": title, "docs": docs, "count": count, "pages": pages, "cut": cut, "domain": domain}
 
 
 def card_part(edition, tr: Translator, so: SheetOptions, tables: int) -> dict:
     """The quick-reference card, one for each table."""
-    return part("quick-reference", "Quick reference", [quick_reference(edition, tr, so)] * tables, tables, tables)
+    return part("quick-reference", "Quick reference", [quick_reference(edition, tr, so)] * tables, tables, tables,
+                domain=COMMON_DOMAIN)
 
 
 def split_tables(names: list[str], size: int) -> list[list[str]]:
@@ -47,8 +52,7 @@ def card_tables(edition, tr: Translator, names: list[str], size: int, least: int
                                                     f"got {len(names)}"))
     groups = split_tables(names, size)
     # Card tables are not ranked like Bunco tables: "the table", or "Table 1", "Table 2"...
-    _ = locale_globals(tr)["_"]
-    labels = [_("The table") if len(groups) == 1 else _("Table {number}", number=i + 1) for i in range(len(groups))]
+    labels = [card_table_label(tr, i, len(groups)) for i in range(len(groups))]
     return groups, labels
 
 
@@ -81,7 +85,7 @@ def kit_document(edition, tr: Translator, opts: SheetOptions, parts: list[dict],
         # Each document of a part (a table's scorepad, its card) starts a page of its own.
         content = Markup("").join(Markup('<div class="page">') + b + Markup("</div>") for _, b in bodies)
         views.append({**part, "body_class": bodies[0][0], "html": content,
-                      "title": g["_"](part["title"]), "first_page": page})
+                      "title": g["dgettext"](part.get("domain") or model.game, part["title"]), "first_page": page})
         page += part["pages"]
     date = tr.digits(format_date(opts.date, "long", locale=tr.code)) if opts.date else ""
     return environment().get_template("kit.html.j2").render(

@@ -6,17 +6,23 @@ from markupsafe import Markup
 
 from generator.i18n.translate import Translator
 from generator.edition.sheets import SheetOptions
-from generator.render.html import (environment, house_rules_box, locale_globals, model_text, rules_in_force)
+from generator.render.html import (environment, house_rules_box, locale_globals, model_text, rules_in_force,
+                                   template_domain)
 
-#: Titles the code passes to templates (extracted into the common catalog with the templates' strings).
-TITLES = ("{game}: quick reference", "{game}: game night kit", "Table signs")
+#: Titles the shared code passes to templates (extracted into the common catalog with the templates' strings).
+TITLES = ("{game}: quick reference", "{game}: game night kit")
 
 
 def render_sheet(template: str, edition, tr: Translator, title_msgid: str, kind: str, title_values=None,
                  **context) -> str:
-    """A sheet document from `template` (a game's own as "<game id>/<name>"), titled by `title_msgid`."""
+    """A sheet document from `template` (a game's own as "<game id>/<name>"), titled by `title_msgid`.
+
+    The title is a msgid of the template's domain: a game's own sheet is titled from the game's catalog
+    (its code marks the title `N_("...")`), a shared sheet from the common one.
+    """
     g = locale_globals(tr)
-    title = g["_"](title_msgid, **(title_values or {}))
+    title = g["dgettext"](template_domain(environment().get_template(template).filename), title_msgid,
+                          **(title_values or {}))
     model = edition.model
     html = environment().get_template(template).render(
         **g, title=title.striptags(), description=title.striptags(), author=model.author,

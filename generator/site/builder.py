@@ -91,10 +91,11 @@ class Download:
     table: int | None
     tables: int
     links: tuple[PdfLink, ...]
-    #: The sheet's title (a msgid of the common catalog); "" for the rulebook.
+    #: The sheet's title (a msgid of `domain`, its game's catalog); "" for the rulebook.
     title: str = ""
     #: Made once per table (a scorepad): its label names the table.
     per_table: bool = False
+    domain: str = ""
 
 
 @dataclass(frozen=True)
@@ -285,7 +286,8 @@ def _downloads(entries, files, trs, out) -> dict[tuple[str, str], list[Download]
         tables = max((k[3] or 0) for k in grouped if k[:3] == (code, game, kind))
         sheet = GAMES[game].sheet(kind)
         result.setdefault((code, game), []).append(
-            Download(kind, table, tables, tuple(links), sheet.title if sheet else "", bool(sheet and sheet.per_table)))
+            Download(kind, table, tables, tuple(links), sheet.title if sheet else "", bool(sheet and sheet.per_table),
+                     game))
     return result
 
 

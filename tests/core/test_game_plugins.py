@@ -93,6 +93,17 @@ def test_a_game_installed_from_another_distribution_builds(tmp_path):
     assert '<p class="flips">HHT</p>' in example and '<p class="result">2</p>' in example
     sheet = (tmp_path / "out/en/coin-toss/toss-sheet.html").read_text(encoding="utf-8")
     assert sheet.count('<th scope="row">') == 3  # one row per flip of the rules
+    # Its strings are its own domain, translated by the catalog its package ships (French here), with
+    # rulesheets' shared strings from rulesheets' common catalog; --strict: nothing left in English.
+    fr = subprocess.run([str(venv / "bin/rulesheets"), "build", "--games", "coin-toss", "--locales", "fr", "--strict",
+                         "--kinds", "rulebook", "toss-sheet", "--formats", "html", "--out", str(tmp_path / "out-fr")],
+                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert fr.returncode == 0, fr.stderr
+    sheet = (tmp_path / "out-fr/fr/coin-toss/toss-sheet.html").read_text(encoding="utf-8")
+    assert '<h1 class="sheet-title">Feuille de marque de Pile ou face</h1>' in sheet and 'class="untranslated"' not in sheet
+    rulebook = (tmp_path / "out-fr/fr/coin-toss/rulebook.html").read_text(encoding="utf-8")
+    assert "Lancez la pièce 3 fois" in rulebook, rulebook
+    assert "Face, face, pile." in rulebook and 'class="untranslated"' not in rulebook
     # The game came through the entry point: rulesheets' own games folder knows nothing of it.
     assert not list((tmp_path / "venv/lib").glob("**/generator/games/coin_toss*"))
     bad = subprocess.run([str(venv / "bin/rulesheets"), "build", "--games", "coin-tos", "--out", str(tmp_path / "o2")],

@@ -10,7 +10,7 @@ from generator.core.errors import InputError, Problem
 from generator.edition.sheets import SheetOptions
 from generator.games.bunco import engine as bunco
 from generator.games.bunco.sheets import scorepad, sets, tally_layout, tally_sheet
-from generator.i18n.translate import Translator
+from generator.i18n.translate import N_, Translator
 from generator.render.html import model_text, table_label
 from generator.render.kit import card_part, part
 from generator.render.sheets import render_sheet
@@ -22,17 +22,17 @@ SLIPS_PER_PAGE = 16
 def table_signs(edition, tr: Translator, labels: list[Markup]) -> str:
     signs = [{"label": label, "head": i == 0} for i, label in enumerate(labels)]
     name = model_text(tr, edition.model.game, edition.model.name, edition.values)
-    return render_sheet("bunco/table-signs.html.j2", edition, tr, "Table signs", "table-signs", signs=signs,
+    return render_sheet("bunco/table-signs.html.j2", edition, tr, N_("Table signs"), "table-signs", signs=signs,
                         game_name=name)
 
 
 def seat_slips(edition, tr: Translator, slips: list[dict], per_page: int) -> str:
-    return render_sheet("bunco/seat-slips.html.j2", edition, tr, "Seat draw for round 1", "seat-slips",
+    return render_sheet("bunco/seat-slips.html.j2", edition, tr, N_("Seat draw for round 1"), "seat-slips",
                         slips=slips, per_page=per_page)
 
 
 def results(edition, tr: Translator, players: list[str]) -> str:
-    return render_sheet("bunco/results.html.j2", edition, tr, "Bunco results", "results", players=players)
+    return render_sheet("bunco/results.html.j2", edition, tr, N_("Bunco results"), "results", players=players)
 
 
 def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
@@ -57,14 +57,14 @@ def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
     per_page = tally_layout(sets(edition, so), edition.rules.wipeout, so.per_page).per_page
     tally_pages = math.ceil(len(names) / per_page)
     kit_parts = [
-        part("table-signs", "Table signs", [table_signs(edition, tr, labels)], count, count),
-        part("seat-slips", "Seat draw for round 1", [seat_slips(edition, tr, slips, SLIPS_PER_PAGE)],
+        part("table-signs", N_("Table signs"), [table_signs(edition, tr, labels)], count, count),
+        part("seat-slips", N_("Seat draw for round 1"), [seat_slips(edition, tr, slips, SLIPS_PER_PAGE)],
              len(slips), math.ceil(len(slips) / SLIPS_PER_PAGE), cut=True),
-        part("scorepads", "Bunco scorepad", [scorepad(edition, tr, so, t) for t in range(count)], count, count),
+        part("scorepads", N_("Bunco scorepad"), [scorepad(edition, tr, so, t) for t in range(count)], count, count),
         card_part(edition, tr, so, count),
-        part("tally-sheets", "Bunco tally sheet", [tally_sheet(edition, tr, so, names=tuple(names))],
+        part("tally-sheets", N_("Bunco tally sheet"), [tally_sheet(edition, tr, so, names=tuple(names))],
              len(names), tally_pages, cut=per_page > 1),
-        part("results", "Bunco results", [results(edition, tr, names)], 1, 1),
+        part("results", N_("Bunco results"), [results(edition, tr, names)], 1, 1),
     ]
     tables = [{"label": labels[t], "names": ""} for t in range(count)]
     return kit_parts, tables, ghost, False

@@ -10,7 +10,7 @@ from babel.dates import format_date
 from generator.core.notes import note
 
 from generator.edition.sheets import SheetOptions
-from generator.i18n.translate import Translator
+from generator.i18n.translate import N_, Translator
 from generator.render.html import table_label
 from generator.render.sheets import render_sheet
 
@@ -62,13 +62,13 @@ def tally_sheet(edition, tr: Translator, opts: SheetOptions, table=None, names: 
         with_wipeouts = " with wipeouts" if edition.rules.wipeout else ""
         note(f"tally sheet: {count} sets{with_wipeouts} do not fit {opts.per_page} to a page; "
              f"printed {layout.per_page} to a page")
-    return render_sheet("bunco/tally-sheet.html.j2", edition, tr, "Bunco tally sheet", "tally-sheet",
+    return render_sheet("bunco/tally-sheet.html.j2", edition, tr, N_("Bunco tally sheet"), "tally-sheet",
                         opts=opts, sets=count, date=date, names=list(names), per_page=layout.per_page,
                         bands=layout.bands)
 
 
 def scorepad(edition, tr: Translator, opts: SheetOptions, table: int) -> str:
-    return render_sheet("bunco/scorepad.html.j2", edition, tr, "Bunco scorepad", "scorepad", opts=opts,
+    return render_sheet("bunco/scorepad.html.j2", edition, tr, N_("Bunco scorepad"), "scorepad", opts=opts,
                         sets=sets(edition, opts), label=table_label(tr, table, opts.tables))
 
 

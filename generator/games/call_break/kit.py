@@ -6,12 +6,13 @@ import math
 
 from generator.core.errors import InputError, Problem
 from generator.edition.sheets import SheetOptions
-from generator.i18n.translate import Translator
+from generator.i18n.translate import N_, Translator
+from generator.render.html import card_table_label
 from generator.render.kit import card_part, part, seating
 from generator.render.sheets import render_sheet
 
 from . import engine
-from .sheets import score_sheet, table_name
+from .sheets import score_sheet
 
 #: Seat slips on one page (two columns).
 SLIPS_PER_PAGE = 16
@@ -29,7 +30,7 @@ def check_count(count: int) -> None:
 
 
 def seat_slips(edition, tr: Translator, slips: list[dict]) -> str:
-    return render_sheet("call-break/seat-slips.html.j2", edition, tr, "Call Break seats", "seat-slips",
+    return render_sheet("call-break/seat-slips.html.j2", edition, tr, N_("Call Break seats"), "seat-slips",
                         slips=slips, per_page=SLIPS_PER_PAGE)
 
 
@@ -38,15 +39,15 @@ def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
     check_count(len(names))
     n = engine.PLAYERS
     groups = [names[i:i + n] for i in range(0, len(names), n)]
-    labels = [table_name(tr, t, len(groups)) for t in range(len(groups))]
+    labels = [card_table_label(tr, t, len(groups)) for t in range(len(groups))]
     slips = [{"name": name, "label": labels[t], "table": t + 1, "seat": s + 1, "dealer": s == n - 1}
              for t, group in enumerate(groups) for s, name in enumerate(group)]
     count = len(groups)
     sheets = [score_sheet(edition, tr, so, t, names=tuple(g), label=labels[t]) for t, g in enumerate(groups)]
     kit_parts = [
-        part("seat-slips", "Call Break seats", [seat_slips(edition, tr, slips)], len(slips),
+        part("seat-slips", N_("Call Break seats"), [seat_slips(edition, tr, slips)], len(slips),
              math.ceil(len(slips) / SLIPS_PER_PAGE), cut=True),
-        part("score-sheets", "Call Break score sheet", sheets, count, count),
+        part("score-sheets", N_("Call Break score sheet"), sheets, count, count),
         card_part(edition, tr, so, count),
     ]
     return kit_parts, seating(labels, groups), False, True

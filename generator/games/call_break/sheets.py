@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from generator.edition.sheets import SheetOptions
-from generator.i18n.translate import Translator
-from generator.render.html import locale_globals
+from generator.i18n.translate import N_, Translator
+from generator.render.html import card_table_label
 from generator.render.sheets import render_sheet
 
 from . import engine
@@ -15,12 +15,6 @@ CARD_SAMPLES = ((4, 4), (4, 6), (4, 3))
 TENTHS_SAMPLE = (4, 6)
 
 
-def table_name(tr: Translator, table: int, tables: int):
-    """Card tables are not ranked: "The table" alone, else "Table 1", "Table 2"..."""
-    _ = locale_globals(tr)["_"]
-    return _("The table") if tables == 1 else _("Table {number}", number=table + 1)
-
-
 def score_sheet(edition, tr: Translator, opts: SheetOptions, table: int = 0,
                 names: tuple[str, ...] = (), label=None) -> str:
     """One table's score sheet: a column group per player (call, tricks, score, running total), a row per deal.
@@ -28,8 +22,8 @@ def score_sheet(edition, tr: Translator, opts: SheetOptions, table: int = 0,
     `names` prints the four players in seat order (a kit); without them the name boxes are blank.
     """
     players = list(names) + [""] * (engine.PLAYERS - len(names))
-    return render_sheet("call-break/score-sheet.html.j2", edition, tr, "Call Break score sheet", "score-sheet",
-                        label=label if label is not None else table_name(tr, table, opts.tables),
+    return render_sheet("call-break/score-sheet.html.j2", edition, tr, N_("Call Break score sheet"), "score-sheet",
+                        label=label if label is not None else card_table_label(tr, table, opts.tables),
                         players=players, deals=edition.rules.deals, group=opts.group,
                         overtrick=tr.decimal(edition.rules.overtrick_points),
                         sample_call=TENTHS_SAMPLE[0], sample_tricks=TENTHS_SAMPLE[1],

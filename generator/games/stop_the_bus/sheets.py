@@ -5,7 +5,7 @@ from __future__ import annotations
 from generator.edition.sheets import SheetOptions
 from generator.games.stop_the_bus import engine as stop_the_bus
 from generator.games.stop_the_bus.odds import stop_the_bus_counts, stop_the_bus_odds
-from generator.i18n.translate import Translator
+from generator.i18n.translate import N_, Translator
 from generator.render.sheets import render_sheet
 
 #: One example hand per category, best first.
@@ -29,7 +29,7 @@ def ranking_rows(rules: stop_the_bus.Rules) -> list[dict]:
 
 def hand_ranking(edition, tr: Translator, opts: SheetOptions, table=None) -> str:
     rows = ranking_rows(edition.rules)
-    return render_sheet("stop-the-bus/hand-ranking.html.j2", edition, tr, "Stop the Bus: hand ranking",
+    return render_sheet("stop-the-bus/hand-ranking.html.j2", edition, tr, N_("Stop the Bus: hand ranking"),
                         "hand-ranking", rows=rows, total=sum(r["count"] for r in rows), tokens=edition.rules.tokens)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generator.edition.sheets import SheetOptions
 from generator.games.tonk import engine as tonk
-from generator.i18n.translate import Translator
+from generator.i18n.translate import N_, Translator
 from generator.model.examples import resolve_fact_refs
 from generator.render.html import model_text
 from generator.render.sheets import render_sheet, stake_text
@@ -56,7 +56,7 @@ def payout_sheet(edition, tr: Translator, opts: SheetOptions, table=None) -> str
             cells.append({"players": n, "totals": totals, "totals_text": totals_text, "transfers": moves})
         rows.append({"id": situation.id, "title": model_text(tr, game, situation.title, values),
                      "rule": model_text(tr, game, situation.rule, values), "cells": cells})
-    return render_sheet("tonk/payout-sheet.html.j2", edition, tr, "Tonk payouts", "payout-sheet",
+    return render_sheet("tonk/payout-sheet.html.j2", edition, tr, N_("Tonk payouts"), "payout-sheet",
                         rows=rows, stake_text=stake_text(tr, opts))
 
 
