@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -78,8 +79,17 @@ def test_a_game_installed_from_another_distribution_builds(tmp_path):
     venv = _fresh_venv(tmp_path)
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PIP_NO_INPUT": "1"}
     env.pop("PYTHONPATH", None)
-    subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", "--no-deps", str(ROOT), str(FIXTURE)],
-                   check=True, cwd=tmp_path, env=env, capture_output=True, timeout=600)
+    # pip builds a local project in its own folder (build/, *.egg-info): install from copies, never the checkout.
+    sources = tmp_path / "src"
+    for name in ("generator", "templates", "locales", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md"):
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, sources / "rulesheets" / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+        else:
+            shutil.copy2(path, sources / "rulesheets" / name)
+    shutil.copytree(FIXTURE, sources / "coin-toss", ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", "--no-deps", str(sources / "rulesheets"),
+                    str(sources / "coin-toss")], check=True, cwd=tmp_path, env=env, capture_output=True, timeout=600)
     listed = subprocess.run([str(venv / "bin/rulesheets"), "rules", "coin-toss"], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=120)
     assert listed.returncode == 0, listed.stderr
