@@ -112,3 +112,17 @@ def test_installed_wheel_builds_from_any_folder(wheel, tmp_path):
     assert sorted(p.name for p in (host / "output/kit").iterdir()) == [".rulesheets-kit", "tonk-ko-a4.pdf", "tonk-ko.html"]
     assert sorted(p.name for p in host.iterdir()) == ["output"]
     assert not (home.exists() and list(home.rglob("*.lock")))  # no lock beside the user's folders
+
+    # The user's cache folder unusable (XDG_CACHE_HOME is a regular file): one warning, and the build goes on
+    # (cut fonts and locks go to a per-user folder in the system's temp), with nothing left in site-packages.
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("x", encoding="utf-8")
+    env["XDG_CACHE_HOME"] = str(blocked)
+    r = cli("build", "--games", "bunco", "--locales", "ko", "--kinds", "tally-sheet", "--papers", "a4",
+            "--formats", "pdf", "--out", str(tmp_path / "no-cache"))
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    assert [line for line in r.stderr.splitlines() if line.startswith("rulesheets: warning: ")], r.stderr
+    assert (tmp_path / "no-cache/ko/bunco/tally-sheet-a4.pdf").read_bytes().startswith(b"%PDF")
+    assert blocked.read_text(encoding="utf-8") == "x"
+    assert sorted(map(str, {p for p in site_packages.rglob("*") if "__pycache__" not in p.parts} - before)) == []
