@@ -20,6 +20,7 @@ from generator.i18n.translate import COMMON_DOMAIN, Translator
 from generator.render import plaintext
 from generator.render.markdown import render_prose
 from generator.render.names import card_name, die_name
+from generator.render.ties import tie_last_words
 
 PAGE_COUNTER = {"latn": "decimal", "deva": "devanagari", "beng": "bengali"}
 CATEGORY_NAMES = {
@@ -361,4 +362,5 @@ def render_rulebook(edition, tr: Translator) -> str:
         sections=sections, house_rules=house_rules_box(edition, tr), rules_in_force=rules_in_force(edition),
         fallback_count=len(tr.misses) - misses_before,
     )
-    return html
+    # No paragraph ends with a short word alone on its last line (render/ties.py).
+    return tie_last_words(html, tr.code)
