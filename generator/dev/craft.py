@@ -13,13 +13,14 @@ from collections import Counter
 from generator.render.gate import ShortEnding
 
 
-def rulebook_endings(games=None, locales=None, papers=("a4", "letter"), house_rules=None):
-    """{(game, locale, paper): [ShortEnding, ...]} over the rulebooks asked for."""
+def rulebook_endings(games=None, locales=None, papers=("a4", "letter"), house_rules=None, kinds=("rulebook",)):
+    """{(game, locale, paper): [ShortEnding, ...]} over the rulebooks asked for (or documents of other
+    kinds: then the key is (game, locale, "kind-paper"))."""
     from generator.pipeline.build import Options, prepare, print_stylesheets, render_html
     from generator.render import gate, pdf
     from generator.render.script import for_print
 
-    kw = {"kinds": ("rulebook",), "formats": ("pdf",), "papers": tuple(papers)}
+    kw = {"kinds": tuple(kinds), "formats": ("pdf",), "papers": tuple(papers)}
     if games:
         kw["games"] = tuple(games)
     if locales:
@@ -32,12 +33,13 @@ def rulebook_endings(games=None, locales=None, papers=("a4", "letter"), house_ru
     extra = print_stylesheets(prep, docs)
     out: dict[tuple[str, str, str], list[ShortEnding]] = {}
     for key, html in sorted(docs.items(), key=lambda kv: tuple(map(str, kv[0]))):
-        game, code = key[0], key[1]
+        game, code, kind, table = key
+        stem = kind if table is None else f"{kind}-table-{table}"
         for paper in papers:
             seen: list = []
-            pdf.html_to_pdf(for_print(html, code), paper, f"{code}/{game}/rulebook-{paper}.pdf", extra[key],
+            pdf.html_to_pdf(for_print(html, code), paper, f"{code}/{game}/{stem}-{paper}.pdf", extra[key],
                             inspect=lambda doc, code=code: seen.extend(gate.short_endings(doc, code)))
-            out[(game, code, paper)] = seen
+            out[(game, code, paper if kinds == ("rulebook",) else f"{stem}-{paper}")] = seen
     return out
 
 
@@ -46,16 +48,19 @@ def main(argv=None) -> int:
     ap.add_argument("--games", default="")
     ap.add_argument("--locales", default="")
     ap.add_argument("--papers", default="a4,letter")
+    ap.add_argument("--kinds", default="rulebook", help="artifact kinds (default: rulebook)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     split = lambda s: [x for x in s.split(",") if x]  # noqa: E731
-    found = rulebook_endings(split(args.games) or None, split(args.locales) or None, split(args.papers))
+    found = rulebook_endings(split(args.games) or None, split(args.locales) or None, split(args.papers),
+                             kinds=tuple(split(args.kinds)))
     per_locale: Counter = Counter()
     for (game, code, paper), items in found.items():
         per_locale[code] += len(items)
         if args.verbose:
             for f in items:
-                print(f.line(f"{code}/{game}/rulebook-{paper}.pdf"))
+                stem = paper if "-" in paper else f"rulebook-{paper}"
+                print(f.line(f"{code}/{game}/{stem}.pdf"))
     for code in sorted({k[1] for k in found}):
         print(f"{code}: {per_locale[code]}")
     print(f"total: {sum(per_locale.values())} over {len(found)} rulebooks")
