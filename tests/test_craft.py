@@ -1,10 +1,11 @@
-"""Page craft: no paragraph of a rulebook ends with a short word alone on its last line (issue 26, item 5).
+"""Page craft: no paragraph ends with a short word alone on its last line (issue 26, item 5).
 
-The rulebook's HTML ties a short last word to the word before with U+00A0 (render/ties.py); the
-layout is then read back (render/gate.short_endings). `make test` lays out one rulebook per script on
-A4; the sweep over every rulebook, both papers and every locale is `make test-full`. Without the
-filter (`tie_last_words` made the identity, as the last test here does) the same rulebooks have
-paragraphs ending with "pass.", "है।", "돼요.", "যায়।".
+Every document's HTML ties a short last word to the word before with U+00A0 (render/ties.py, applied
+in templates/base.html.j2); the layout is then read back (render/gate.short_endings). `make test` lays
+out one rulebook per script and every sheet and card of two scripts on A4; the sweep over every
+rulebook, sheet and card, both papers and every locale is `make test-full`. Without the filter
+(`ties.tie_last_words` made the identity, as the last test here does) the same documents have
+paragraphs ending with "pass.", "है।", "해요.", "যায়।".
 """
 
 from __future__ import annotations
@@ -14,13 +15,17 @@ import re
 import pytest
 
 from generator.core.registry import GAMES
-from generator.dev.craft import rulebook_endings
+from generator.dev.craft import document_endings
 from generator.i18n.translate import discover_locales
-from generator.render import html as html_module
-from generator.render.ties import NO_BREAK, short_word_limit, tie_last_words
+from generator.pipeline.build import KINDS
+from generator.render import ties
+from generator.render.ties import NO_BREAK, tie_last_words, word_length
 
 #: One rulebook per script (Latin, Hangul, Devanagari, Bengali), each with short last lines before the fix.
 REPRESENTATIVE = (("bunco", "en"), ("tonk", "ko"), ("stop-the-bus", "hi"), ("call-break", "bn"))
+#: Sheets and cards (one A4 document each; the scorepads are one per table).
+SHEETS = tuple(k for k in ("tally-sheet", "scorepad", "quick-reference", "score-sheet", "hand-ranking", "payout-sheet")
+               if k in KINDS)
 
 
 def body(inner: str) -> str:
@@ -42,7 +47,7 @@ def test_a_long_last_word_and_a_block_of_two_words_are_left_alone():
 def test_only_the_space_changes_and_markup_is_kept():
     html = body('<p>A <em>caught</em> knocker pays <strong>each</strong> <a href="#x">of them</a>.</p>'
                 '<td>Asha and Ben <span class="mark">won</span></td>')
-    out = tie_last_words(html, "en")
+    out = tie_last_words(html, "en", cells=True)
     assert out.count(NO_BREAK) == 2
     assert out.replace(NO_BREAK, " ") == html  # the same bytes but for the tie
     assert '<a href="#x">of\u00a0them</a>.' in out and "Ben\u00a0<span" in out
@@ -61,12 +66,19 @@ def test_french_no_break_spaces_are_kept_and_count_with_their_word():
 
 
 def test_limits_follow_the_script():
-    assert short_word_limit("ko") < short_word_limit("en") == short_word_limit("fr")
+    assert word_length("pass.") == 5 and word_length("21점.") == 5 and word_length("है।") == 3
+    assert word_length("&amp;") == 1 and word_length("해\u2060요") == 4
     # Korean: a word of three syllables is short, of four is not.
     assert NO_BREAK in tie_last_words(body("<p>카드를 한 장 버려야 해요.</p>"), "ko")
     assert NO_BREAK not in tie_last_words(body("<p>카드를 한 장 버리고 시작합니다</p>"), "ko")
     # Hindi: a word and its danda, marks counted as code points.
     assert "सकती\u00a0है।" in tie_last_words(body("<p>यह बाज़ी कभी भी ख़त्म हो सकती है।</p>"), "hi")
+
+
+def test_table_cells_only_where_the_document_asks():
+    html = body("<table><tr><td>Asha and Ben won</td></tr></table><p>x y z</p>")
+    assert tie_last_words(html, "en").count(NO_BREAK) == 1  # the paragraph's, not the cell's (a sheet's grid)
+    assert "Ben\u00a0won" in tie_last_words(html, "en", cells=True)
 
 
 def test_a_list_item_ties_its_own_words_not_its_nested_list():
@@ -77,28 +89,42 @@ def test_a_list_item_ties_its_own_words_not_its_nested_list():
 # --- the layout ------------------------------------------------------------------------------------
 
 def _lines(found) -> list[str]:
-    return [f.line(f"{code}/{game}/rulebook-{paper}.pdf") for (game, code, paper), items in found.items()
-            for f in items]
+    return [f.line(f"{code}/{game}/" + (f"{paper}.pdf" if "-" in paper else f"rulebook-{paper}.pdf"))
+            for (game, code, paper), items in found.items() for f in items]
 
 
 @pytest.mark.parametrize("game, code", REPRESENTATIVE)
 def test_no_paragraph_ends_with_a_short_word_alone(game, code):
-    found = rulebook_endings([game], [code], ["a4"])
+    found = document_endings([game], [code], ["a4"])
     assert len(found) == 1
+    assert _lines(found) == []
+
+
+@pytest.mark.parametrize("code", ("hi", "bn"))
+def test_no_paragraph_of_a_sheet_or_card_ends_with_a_short_word_alone(code):
+    found = document_endings(list(GAMES), [code], ["a4"], kinds=SHEETS)
+    assert len(found) >= len(GAMES) + 1
     assert _lines(found) == []
 
 
 @pytest.mark.full
 def test_no_rulebook_paragraph_ends_with_a_short_word_alone_anywhere():
-    found = rulebook_endings(list(GAMES), discover_locales(), ["a4", "letter"])
+    found = document_endings(list(GAMES), discover_locales(), ["a4", "letter"])
     assert len(found) == len(GAMES) * len(discover_locales()) * 2
     assert _lines(found) == []
 
 
-def test_without_the_filter_the_same_rulebooks_have_short_last_lines(monkeypatch):
-    monkeypatch.setattr(html_module, "tie_last_words", lambda html, lang: html)
-    found = rulebook_endings(["bunco"], ["en"], ["a4"])
-    lines = _lines(found)
-    assert lines, "the measure found nothing without the filter: it cannot fail"
-    assert all(re.fullmatch(r"en/bunco/rulebook-a4\.pdf: page \d+: \w+ '.+' ends with the line '\S+' alone", line)
+@pytest.mark.full
+def test_no_sheet_or_card_paragraph_ends_with_a_short_word_alone_anywhere():
+    found = document_endings(list(GAMES), discover_locales(), ["a4", "letter"], kinds=SHEETS)
+    assert _lines(found) == []
+
+
+def test_without_the_filter_the_same_documents_have_short_last_lines(monkeypatch):
+    monkeypatch.setattr(ties, "tie_last_words", lambda html, lang, cells=False: html)
+    lines = _lines(document_endings(["bunco"], ["en"], ["a4"]))
+    lines += _lines(document_endings(["stop-the-bus"], ["en"], ["a4"], kinds=("quick-reference",)))
+    assert any("/rulebook-a4.pdf" in line for line in lines), lines
+    assert any("/quick-reference-a4.pdf" in line for line in lines), lines
+    assert all(re.fullmatch(r"en/[\w-]+/[\w-]+\.pdf: page \d+: \w+ '.+' ends with the line '\S+' alone", line)
                for line in lines), lines

@@ -13,7 +13,7 @@ from collections import Counter
 from generator.render.gate import ShortEnding
 
 
-def rulebook_endings(games=None, locales=None, papers=("a4", "letter"), house_rules=None, kinds=("rulebook",)):
+def document_endings(games=None, locales=None, papers=("a4", "letter"), house_rules=None, kinds=("rulebook",)):
     """{(game, locale, paper): [ShortEnding, ...]} over the rulebooks asked for (or documents of other
     kinds: then the key is (game, locale, "kind-paper"))."""
     from generator.pipeline.build import Options, prepare, print_stylesheets, render_html
@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     split = lambda s: [x for x in s.split(",") if x]  # noqa: E731
-    found = rulebook_endings(split(args.games) or None, split(args.locales) or None, split(args.papers),
+    found = document_endings(split(args.games) or None, split(args.locales) or None, split(args.papers),
                              kinds=tuple(split(args.kinds)))
     per_locale: Counter = Counter()
     for (game, code, paper), items in found.items():

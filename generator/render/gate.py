@@ -271,15 +271,6 @@ def fill(document) -> float:
 
 #: Text blocks whose last line is looked at: paragraphs, list items, definitions, captions, cells.
 TEXT_BLOCKS = ("p", "li", "dd", "dt", "td", "th", "figcaption", "blockquote")
-#: A last line holding one word shorter than this many characters (U+2060 word joiners not counted)
-#: is a short last line. Per script: a Latin word of up to 6 letters ("cards.", "it."); a Korean
-#: word (eojeol) of up to 3 syllables ("한다.", "점."), each syllable a letter as wide as two Latin
-#: ones; a Devanagari or Bengali word of up to 6 code points (vowel signs and viramas are code points
-#: of their own: "है।" is 3, "दिन।" 4).
-SHORT_WORD = {"latn": 7, "hang": 4, "deva": 7, "beng": 7}
-_SCRIPT_OF_LANG = {"ko": "hang", "hi": "deva", "ne": "deva", "bn": "beng"}
-
-
 @dataclass(frozen=True)
 class ShortEnding:
     page: int  # 1-based: the page of the last line
@@ -291,18 +282,16 @@ class ShortEnding:
         return f"{name}: page {self.page}: {self.tag} '{self.text}' ends with the line '{self.word}' alone"
 
 
-def short_word_limit(lang: str) -> int:
-    return SHORT_WORD[_SCRIPT_OF_LANG.get(lang.split("-")[0], "latn")]
-
-
 def short_endings(document, lang: str) -> list[ShortEnding]:
     """Text blocks of several lines whose last line holds a single word shorter than the script's limit.
 
     A "word" is what spaces (any, the no-break ones included) separate: a Korean eojeol, a Hindi,
-    Bengali or Nepali word. A block split over two pages is one block; its last line is on the later page.
+    Bengali or Nepali word; it is short by the script's rule of render/ties.py (the filter that ties it). A block split over two pages is one block; its last line is on the later page.
     A block of two words is left out: its one break leaves a word alone, and there is no better one.
     """
     from weasyprint.formatting_structure import boxes
+
+    from generator.render.ties import short_word_limit, word_length
 
     limit = short_word_limit(lang)
     # Per element: its lines in reading order, each as (page, text).
@@ -329,7 +318,7 @@ def short_endings(document, lang: str) -> list[ShortEnding]:
         page, last = texts[-1]
         words = last.split()
         # Two words on two lines: the only break there is; nothing better is possible.
-        if len(words) == 1 and len(words[0]) < limit and sum(len(t.split()) for _, t in texts) > 2:
+        if len(words) == 1 and word_length(words[0]) < limit and sum(len(t.split()) for _, t in texts) > 2:
             owner = owners[key]
             found.append(ShortEnding(page, owner.element_tag, words[0], _text_of(owner)))
     return sorted(found, key=lambda f: f.page)

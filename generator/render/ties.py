@@ -1,12 +1,15 @@
 """No paragraph ends with a short word alone on its last line: a no-break space ties it to the word before.
 
-One text filter over a document's HTML (render/html.py applies it to the rulebook, so its HTML, its
-PDFs and its booklets agree). In each text block (p, li, dd, dt, figcaption, td, th) the space before
-the last word becomes U+00A0 when that word is shorter than the script's limit and the block has at
-least three words, so a break is left elsewhere. Only a space between two runs of text is changed:
-never one inside a tag, and never where a drawn card, a die or a picture (inline blocks) sits between
-the space and the block's end. A no-break space the text already has (French U+202F before `?`, `:`)
-is part of the word it joins.
+One text filter over the body of every document (templates/base.html.j2: rulebooks, sheets, cards,
+kits; so a document's HTML, its PDFs and its booklets agree). In each text block (p, li, dd, dt,
+figcaption; td and th where the document asks) the space before the last word becomes U+00A0 when
+that word is shorter than the script's limit and the block has at least three words, so a break is
+left elsewhere. Only a space between two runs of text is changed: never one inside a tag, and never
+where a drawn card, a die or a picture (inline blocks) sits between the space and the block's end.
+A no-break space the text already has (French U+202F before `?`, `:`) is part of the word it joins.
+
+Table cells are tied only in the rulebook, whose example tables size their columns to their content;
+a sheet's grid has columns of set widths, where two tied words could run past a narrow column.
 """
 
 from __future__ import annotations
@@ -15,13 +18,14 @@ import re
 
 #: The space written between the last two words.
 NO_BREAK = "\u00a0"
-#: Text blocks whose last two words are tied.
-BLOCKS = frozenset(("p", "li", "dd", "dt", "figcaption", "td", "th"))
-#: A word is short below this many characters (a character entity counts one). Per script: a Latin
-#: word of up to 6 letters with its punctuation ("pass.", "cards."); a Korean word (eojeol) of up to 3
-#: syllables, each as wide as two Latin letters ("한다.", "돼요."); a Devanagari or Bengali word of up
-#: to 6 code points, vowel signs and viramas included ("है।" is 3, "देखिए।" 6).
-SHORT_WORD = {"latn": 7, "hang": 4, "deva": 7, "beng": 7}
+#: Text blocks whose last two words are tied; CELLS too when the document asks.
+BLOCKS = frozenset(("p", "li", "dd", "dt", "figcaption"))
+CELLS = frozenset(("td", "th"))
+#: A word is short below this length (word_length). Per script: a Latin word of up to 6 letters with
+#: its punctuation ("pass.", "cards."); a Korean word (eojeol) of up to 3 syllables and a stop, a
+#: syllable counting two ("돼요.", "21점."); a Devanagari or Bengali word of up to 6 code points, vowel
+#: signs and viramas included ("है।" is 3, "देखिए।" 6).
+SHORT_WORD = {"latn": 7, "hang": 8, "deva": 7, "beng": 7}
 _SCRIPT_OF_LANG = {"ko": "hang", "hi": "deva", "ne": "deva", "bn": "beng"}
 #: Spaces a line may break at; U+00A0, U+202F and U+2007 are not among them.
 _BREAKING = frozenset(" \t\n\r")
@@ -35,10 +39,21 @@ _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "
 _TOKEN = re.compile(r"(<!--.*?-->|<[^>]*>)", re.S)
 _TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][\w:-]*)([^>]*?)(/?)\s*>", re.S)
 _CLASS = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+_ENTITY = re.compile(r"&#?\w+;")
 _ENTITY_OR_CHAR = re.compile(r"&#?\w+;|.", re.S)
 _BREAKS = re.compile(r"[ \t\n\r]+")
 #: Block elements that may sit inside a text block (a list in a list item).
 _NESTED = frozenset(("ul", "ol", "dl", "div", "table", "figure", "section", "blockquote"))
+
+
+def word_length(word: str) -> int:
+    """A word's length for SHORT_WORD: code points, a wide one (a Hangul syllable) counting two, an
+    entity (`&amp;`) one, format characters (U+2060 joiners put in for print) none."""
+    import unicodedata
+
+    word = _ENTITY.sub("&", word)
+    return sum(0 if unicodedata.category(ch) == "Cf" else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in word)
 
 
 def short_word_limit(lang: str) -> int:
@@ -46,9 +61,11 @@ def short_word_limit(lang: str) -> int:
     return SHORT_WORD[_SCRIPT_OF_LANG.get(lang.split("-")[0].lower(), "latn")]
 
 
-def tie_last_words(html: str, lang: str) -> str:
-    """`html` with the last two words of each text block of its <body> tied where the last one is short."""
+def tie_last_words(html: str, lang: str, cells: bool = False) -> str:
+    """`html` with the last two words of each text block of its <body> tied where the last one is short
+    (a fragment without <body> is all body); `cells`: table cells too."""
     limit = short_word_limit(lang)
+    blocks = BLOCKS | CELLS if cells else BLOCKS
     head, sep, body = html.partition("<body")
     if not sep:
         head, body = "", html
@@ -79,13 +96,13 @@ def tie_last_words(html: str, lang: str) -> str:
                 skipping = name
                 continue
             opaque = name in _OPAQUE_TAGS or bool(set(_class_of(attrs).split()) & _OPAQUE_CLASSES)
-            nested = name in BLOCKS or name in _NESTED
+            nested = name in blocks or name in _NESTED
             units = _own_units(stack)
             if units is not None and (opaque or nested):
                 units.append((i, 0, OPAQUE if opaque else NESTED))
             if name in _VOID or selfclosing:
                 continue
-            kind = "block" if name in BLOCKS else "opaque" if opaque else "nested" if nested else "inline"
+            kind = "block" if name in blocks else "opaque" if opaque else "nested" if nested else "inline"
             stack.append((name, kind, [] if kind == "block" else None))
             continue
         # A closing tag closes the nearest open element of its name (and whatever was left open inside it).
@@ -128,7 +145,7 @@ def _tie(tokens: list[str], units: list, limit: int) -> None:
     while k >= 0 and units[k][2] not in _BREAKING:
         if units[k][2] in (OPAQUE, NESTED):
             return  # a drawn card in the last word: it is not text to tie
-        length += 1
+        length += word_length(units[k][2])
         k -= 1
     if k < 0 or not length or length >= limit:
         return
