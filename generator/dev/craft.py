@@ -63,7 +63,7 @@ def main(argv=None) -> int:
                 print(f.line(f"{code}/{game}/{stem}.pdf"))
     for code in sorted({k[1] for k in found}):
         print(f"{code}: {per_locale[code]}")
-    print(f"total: {sum(per_locale.values())} over {len(found)} rulebooks")
+    print(f"total: {sum(per_locale.values())} over {len(found)} documents")
     return 0
 
 
