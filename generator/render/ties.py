@@ -70,40 +70,41 @@ def tie_last_words(html: str, lang: str, cells: bool = False) -> str:
     if not sep:
         head, body = "", html
     tokens = _TOKEN.split(body)
-    # Open elements, innermost last: (tag, kind, units). A text block ("block") collects its own
-    # content as units: (token index, offset, text) for each character or entity of its text, or a
-    # marker for what sits among them: an inline block (OPAQUE) or a nested block (NESTED).
+    # Open elements, innermost last: (tag, kind, parts). A text block ("block") collects its own
+    # content as parts: the index of each of its text tokens, or a marker for what sits among them:
+    # an inline block (OPAQUE) or a nested block (NESTED).
     stack: list[tuple[str, str, list | None]] = []
     skipping = None
-    for i, tok in enumerate(tokens):
-        if not tok.startswith("<"):
-            if skipping is None and tok:
-                units = _own_units(stack)
-                if units is not None:
-                    for m in _ENTITY_OR_CHAR.finditer(tok):
-                        units.append((i, m.start(), m.group(0)))
-            continue
-        m = _TAG.match(tok)
-        if m is None or tok.startswith("<!--"):
+    parts = None  # the innermost open text block's parts, while text goes there
+    # _TOKEN.split alternates: text at even indexes, a tag (or comment) at odd ones.
+    for i in range(0, len(tokens), 2):
+        if parts is not None and tokens[i]:
+            parts.append(i)
+        if i + 1 == len(tokens):
+            break
+        m = _TAG.match(tokens[i + 1])
+        if m is None:  # a comment, or a lone "<"
             continue
         closing, name, attrs, selfclosing = m.group(1), m.group(2).lower(), m.group(3), m.group(4)
         if skipping is not None:
             if closing and name == skipping:
                 skipping = None
+                parts = _own_parts(stack)
             continue
         if not closing:
             if name in _SKIP:
-                skipping = name
+                skipping, parts = name, None
                 continue
-            opaque = name in _OPAQUE_TAGS or bool(set(_class_of(attrs).split()) & _OPAQUE_CLASSES)
+            opaque = name in _OPAQUE_TAGS or ("class" in attrs and bool(set(_class_of(attrs).split()) & _OPAQUE_CLASSES))
             nested = name in blocks or name in _NESTED
-            units = _own_units(stack)
-            if units is not None and (opaque or nested):
-                units.append((i, 0, OPAQUE if opaque else NESTED))
+            if parts is not None and (opaque or nested):
+                parts.append(OPAQUE if opaque else NESTED)
             if name in _VOID or selfclosing:
                 continue
             kind = "block" if name in blocks else "opaque" if opaque else "nested" if nested else "inline"
             stack.append((name, kind, [] if kind == "block" else None))
+            if kind != "inline":
+                parts = stack[-1][2]
             continue
         # A closing tag closes the nearest open element of its name (and whatever was left open inside it).
         for depth in range(len(stack) - 1, -1, -1):
@@ -112,6 +113,7 @@ def tie_last_words(html: str, lang: str, cells: bool = False) -> str:
                 del stack[depth:]
                 if closed[1] == "block":
                     _tie(tokens, closed[2], limit)
+                parts = _own_parts(stack)
                 break
     return head + sep + "".join(tokens)
 
@@ -120,12 +122,12 @@ def tie_last_words(html: str, lang: str, cells: bool = False) -> str:
 OPAQUE, NESTED = "\x00opaque", "\x00nested"
 
 
-def _own_units(stack) -> list | None:
-    """The units list text goes to: the innermost text block's, unless an inline block or a nested
+def _own_parts(stack) -> list | None:
+    """The parts list text goes to: the innermost text block's, unless an inline block or a nested
     block opened inside it (their text is not the block's own words)."""
-    for _name, kind, units in reversed(stack):
+    for _name, kind, parts in reversed(stack):
         if kind == "block":
-            return units
+            return parts
         if kind in ("opaque", "nested"):
             return None
     return None
@@ -136,30 +138,51 @@ def _class_of(attrs: str) -> str:
     return next((g for g in m.groups() if g is not None), "") if m else ""
 
 
-def _tie(tokens: list[str], units: list, limit: int) -> None:
-    """Tie the last two words of a block (its units), if the last is short and the block can still break."""
-    end = len(units)
-    while end and (units[end - 1][2] in _BREAKING or units[end - 1][2] == NESTED):
-        end -= 1  # spaces after the last word; a nested list after the block's own text
-    length, k = 0, end - 1
-    while k >= 0 and units[k][2] not in _BREAKING:
-        if units[k][2] in (OPAQUE, NESTED):
+def _units_backwards(tokens: list[str], parts: list):
+    """A block's units, last first: (token index, offset, text) for each character or entity of its
+    text, or a marker. Made as they are asked for: most blocks are decided by their last few words."""
+    for part in reversed(parts):
+        if isinstance(part, str):
+            yield (None, 0, part)
+            continue
+        for m in reversed(list(_ENTITY_OR_CHAR.finditer(tokens[part]))):
+            yield (part, m.start(), m.group(0))
+
+
+def _tie(tokens: list[str], parts: list, limit: int) -> None:
+    """Tie the last two words of a block, if the last is short and the block can still break elsewhere."""
+    units = _units_backwards(tokens, parts)
+    unit = next(units, None)
+    while unit is not None and (unit[2] in _BREAKING or unit[2] == NESTED):
+        unit = next(units, None)  # spaces after the last word; a nested list after the block's own text
+    length = 0
+    while unit is not None and unit[2] not in _BREAKING:
+        if unit[2] in (OPAQUE, NESTED):
             return  # a drawn card in the last word: it is not text to tie
-        length += word_length(units[k][2])
-        k -= 1
-    if k < 0 or not length or length >= limit:
+        length += word_length(unit[2])
+        if length >= limit:
+            return
+        unit = next(units, None)
+    if unit is None or not length:
         return
-    space = k
-    while k >= 0 and units[k][2] in _BREAKING:
-        k -= 1
-    if k < 0 or units[k][2] in (OPAQUE, NESTED):
+    run = []  # the spaces between the two words, last first
+    while unit is not None and unit[2] in _BREAKING:
+        run.append(unit)
+        unit = next(units, None)
+    if unit is None or unit[2] in (OPAQUE, NESTED):
         return  # nothing before, or a drawn card: never tie text to a card face
-    first = next(n for n, u in enumerate(units) if u[2] not in _BREAKING)
-    if not any(u[2] in _BREAKING for u in units[first:k]):
-        return  # the block could not break anywhere else
-    # The run of spaces between the two words becomes one no-break space (edited last to first,
-    # so the offsets of the earlier ones still hold).
-    for n in range(space, k, -1):
-        token, offset, _ = units[n]
+    # The block must still break somewhere: further back, past the rest of the word before, a space
+    # with something before it.
+    in_word = True
+    for unit in units:
+        if unit[2] in _BREAKING:
+            in_word = False
+        elif not in_word:
+            break
+    else:
+        return
+    # The run of spaces becomes one no-break space: edited first to last of the text (the run is
+    # held last first), so the offsets of the earlier ones still hold.
+    for n, (token, offset, _) in enumerate(run):
         text = tokens[token]
-        tokens[token] = text[:offset] + (NO_BREAK if n == k + 1 else "") + text[offset + 1:]
+        tokens[token] = text[:offset] + (NO_BREAK if n == len(run) - 1 else "") + text[offset + 1:]
