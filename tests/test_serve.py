@@ -60,7 +60,7 @@ def test_serve_rebuilds_reloads_and_recovers(project):
         _wait("the first build", lambda: state()["generation"] >= 1)
         assert state()["error"] is None
         page = _get(f"{base}/fr/bunco/rulebook.html")
-        assert "Des stylos pour tout le monde." in page
+        assert "Des stylos pour tout le\u00a0monde." in page  # the short last word tied (render/ties.py)
         assert STATE_URL in page  # the reload script is in the served page ...
         on_disk = project / ".cache/serve/fr/bunco/rulebook.html"
         assert STATE_URL not in on_disk.read_text(encoding="utf-8")  # ... and not in the built file

@@ -265,3 +265,89 @@ def fill(document) -> float:
                     lowest = max(lowest, y + h)
     return (lowest - top) / height if height else 0.0
 
+
+
+# --- Craft: paragraphs whose last line is one short word -------------------------------------------
+
+#: Text blocks whose last line is looked at: paragraphs, list items, definitions, captions, cells.
+TEXT_BLOCKS = ("p", "li", "dd", "dt", "td", "th", "figcaption", "blockquote")
+@dataclass(frozen=True)
+class ShortEnding:
+    page: int  # 1-based: the page of the last line
+    tag: str
+    word: str
+    text: str  # the start of the block's text, to find it
+
+    def line(self, name: str) -> str:
+        return f"{name}: page {self.page}: {self.tag} '{self.text}' ends with the line '{self.word}' alone"
+
+
+def short_endings(document, lang: str) -> list[ShortEnding]:
+    """Text blocks of several lines whose last line holds a single word shorter than the script's limit.
+
+    A "word" is what spaces (any, the no-break ones included) separate: a Korean eojeol, a Hindi,
+    Bengali or Nepali word; it is short by the script's rule of render/ties.py (the filter that ties it). A block split over two pages is one block; its last line is on the later page.
+    A block of two words is left out: its one break leaves a word alone, and there is no better one.
+    """
+    from weasyprint.formatting_structure import boxes
+
+    from generator.render.ties import short_word_limit, word_length
+
+    limit = short_word_limit(lang)
+    # Per element: its lines in reading order, each as (page, text).
+    lines: dict[int, list] = {}
+    owners: dict[int, object] = {}
+    for number, page in enumerate(document.pages, 1):
+        for root in page._page_box.children:
+            if isinstance(root, boxes.MarginBox):
+                continue
+            for box, ancestors in _walk(root, ()):
+                if not isinstance(box, boxes.LineBox):
+                    continue
+                owner = _text_block(ancestors)
+                if owner is None:
+                    continue
+                key = id(owner.element)
+                owners[key] = owner
+                lines.setdefault(key, []).append((number, _line_text(box, boxes)))
+    found = []
+    for key, block_lines in lines.items():
+        texts = [(n, t) for n, t in block_lines if t.strip()]
+        if len(texts) < 2:
+            continue
+        page, last = texts[-1]
+        words = last.split()
+        # Two words on two lines: the only break there is; nothing better is possible.
+        if len(words) == 1 and word_length(words[0]) < limit and sum(len(t.split()) for _, t in texts) > 2:
+            owner = owners[key]
+            found.append(ShortEnding(page, owner.element_tag, words[0], _text_of(owner)))
+    return sorted(found, key=lambda f: f.page)
+
+
+def _text_block(ancestors):
+    """The text block (p, li, …) a line box is a line of: its parent, when that is one, else None.
+
+    A line of a list marker, of a drawn card (an inline block) or of a span shown as a block is not
+    a paragraph's line.
+    """
+    parent = ancestors[-1] if ancestors else None
+    if parent is not None and parent.element_tag in TEXT_BLOCKS and parent.element is not None:
+        return parent
+    return None
+
+
+def _line_text(line, boxes) -> str:
+    """A line's text as drawn: its text boxes in order; an inline block (a drawn card, a die) is one word."""
+    parts: list[str] = []
+
+    def visit(box):
+        if isinstance(box, boxes.TextBox):
+            parts.append(box.text)
+        elif isinstance(box, (boxes.InlineBlockBox, boxes.InlineReplacedBox)):
+            parts.append(" \ufffc ")
+        else:
+            for child in getattr(box, "children", ()):
+                visit(child)
+
+    visit(line)
+    return "".join(parts).replace("\u2060", "")

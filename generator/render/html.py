@@ -17,7 +17,7 @@ from generator.core.paths import CACHE_DIR, TEMPLATES_DIR
 from generator.core.registry import GAMES
 from generator.engine.cards import parse_cards
 from generator.i18n.translate import COMMON_DOMAIN, Translator
-from generator.render import plaintext
+from generator.render import plaintext, ties
 from generator.render.markdown import render_prose
 from generator.render.names import card_name, die_name
 
@@ -115,6 +115,8 @@ def environment() -> jinja2.Environment:
     env.globals["parse_cards"] = parse_cards
     env.globals["example_macro"] = example_macro
     env.filters["striptags"] = plaintext.striptags
+    # The body of every document (base.html.j2): no paragraph ends with a short word alone on its line.
+    env.filters["tie_last_words"] = lambda body, lang, cells=False: Markup(ties.tie_last_words(str(body), lang, cells))
     env.globals["rank_label"] = lambda r: RANK_LABELS.get(r, str(r))
     return env
 
@@ -359,6 +361,7 @@ def render_rulebook(edition, tr: Translator) -> str:
         **g, title=name.striptags(), game_name=name, tagline=tagline, description=tagline.striptags(),
         author=model.author, published=model.published.isoformat(), body_class=f"rulebook game-{game}", game=game,
         sections=sections, house_rules=house_rules_box(edition, tr), rules_in_force=rules_in_force(edition),
+        tie_cells=True,  # the example tables size their columns to their content (render/ties.py)
         fallback_count=len(tr.misses) - misses_before,
     )
     return html

@@ -54,7 +54,7 @@ def test_overtrick_points_zero_from_the_command_line(tmp_path):
     assert '<main class="whole">' in sheet and "extra tricks score nothing" in sheet
     book = (tmp_path / "out/en/call-break/rulebook.html").read_text(encoding="utf-8")
     assert 'id="ex-overtrick-nothing"' in book and 'id="ex-overtrick"' not in book
-    assert "Extra tricks score nothing; a player who takes more tricks than they called scores just the call." \
+    assert "Extra tricks score nothing; a player who takes more tricks than they called scores just the\u00a0call." \
         in book  # the house-rules box
 
 
