@@ -30,6 +30,31 @@ def _one_of(values: list[str], known, what: str) -> list[str]:
     return list(dict.fromkeys(values))
 
 
+def _games():
+    from generator.core.registry import GAMES
+
+    return GAMES
+
+
+def _locales():
+    from generator.core.paths import discover_locales
+
+    return discover_locales()
+
+
+def _build_option(name: str):
+    def known():
+        from generator.pipeline import build
+
+        return getattr(build, name)
+    return known
+
+
+#: What each list key may hold: the same values as its command-line option.
+_KNOWN = {"games": _games, "locales": _locales, "kinds": _build_option("KINDS"), "papers": _build_option("PAPERS"),
+          "formats": _build_option("FORMATS")}
+
+
 class ProjectFile(BaseModel):
     """The keys of rulesheets.toml, each checked as the matching command-line option is."""
 
@@ -67,40 +92,11 @@ class ProjectFile(BaseModel):
     def _lists(cls, value):
         return _split(value)
 
-    @field_validator("games")
+    @field_validator("games", "locales", "kinds", "papers", "formats")
     @classmethod
-    def _games(cls, value):
-        from generator.core.registry import GAMES
-
-        return None if value is None else _one_of(value, GAMES, "game")
-
-    @field_validator("locales")
-    @classmethod
-    def _locales(cls, value):
-        from generator.core.paths import discover_locales
-
-        return None if value is None else _one_of(value, discover_locales(), "locale")
-
-    @field_validator("kinds")
-    @classmethod
-    def _kinds(cls, value):
-        from generator.pipeline.build import KINDS
-
-        return None if value is None else _one_of(value, KINDS, "kind")
-
-    @field_validator("papers")
-    @classmethod
-    def _papers(cls, value):
-        from generator.pipeline.build import PAPERS
-
-        return None if value is None else _one_of(value, PAPERS, "paper")
-
-    @field_validator("formats")
-    @classmethod
-    def _formats(cls, value):
-        from generator.pipeline.build import FORMATS
-
-        return None if value is None else _one_of(value, FORMATS, "format")
+    def _known(cls, value, info):
+        """Each listed value must be one the matching option accepts (read when a project file is checked)."""
+        return None if value is None else _one_of(value, _KNOWN[info.field_name](), info.field_name[:-1])
 
     @field_validator("stake", mode="before")
     @classmethod
