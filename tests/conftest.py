@@ -23,6 +23,35 @@ def run_cli(project: Path, *args: str, timeout: int = 600) -> subprocess.Complet
                           capture_output=True, text=True, timeout=timeout)
 
 
+def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`rulesheets ARGS` in this process, on this checkout (generator.cli.main): its exit code, stdout and
+    stderr, as `run_cli` gives them without a new interpreter's start-up. For whatever does not need a
+    fresh process: not a project copy, an environment variable, a signal or a pipe."""
+    import contextlib
+    import io
+    import signal
+
+    from generator.cli import main
+
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse: --help, --version, a bad option
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                if isinstance(exc.code, str):
+                    print(exc.code, file=sys.stderr)
+    finally:
+        os.chdir(here)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    return subprocess.CompletedProcess(["rulesheets", *args], code, out.getvalue(), err.getvalue())
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return copy_project(tmp_path / "proj")
@@ -66,17 +95,24 @@ KIT_PLAYERS = {"bunco": "Asha,Ben,Chloé,Dev", "tonk": "Rina,Sam,Tariq"}
 
 @pytest.fixture(scope="session")
 def html_build(tmp_path_factory) -> Path:
-    """Every artifact as HTML with the site (one CLI build), and a Bunco and a Tonk kit per locale (kit/)."""
+    """Every artifact as HTML with the site (one CLI build), and a Bunco and a Tonk kit's HTML per locale (kit/).
+
+    The kits are made in this process with `kit_document`, the HTML `rulesheets kit --strict` writes byte for
+    byte, without rendering their PDFs (the tests that read kit PDFs use `kit_build`, in `make test-full`)."""
     def make(folder: Path) -> None:
+        from generator.kit.assemble import KitOptions, kit_document
+        from generator.kit.players import read_players
+        from generator.output.folder import write_kit_files
+
         out = folder / "out"
         result = run_cli(ROOT, "build", "--formats", "html", "--strict", "--out", str(out))
         assert result.returncode == 0, result.stderr
         locales = sorted(p.parent.name for p in (ROOT / "locales").glob("*/locale.toml"))
         for code in locales:
             for game, players in KIT_PLAYERS.items():
-                result = run_cli(ROOT, "kit", game, "--players", players, "--locale", code, "--strict",
-                                 "--out", str(out / "kit"))
-                assert result.returncode == 0, result.stderr
+                doc = kit_document(KitOptions(game, tuple(read_players(players)), code, strict=True,
+                                              out=out / "kit"))
+                write_kit_files(out / "kit", {f"{game}-{doc.locale}.html": doc.html.encode("utf-8")})
     return shared(tmp_path_factory, "html-build", make) / "out"
 
 
