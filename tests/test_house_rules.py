@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,11 +22,11 @@ from generator.model.loader import model_path
 from generator.render.html import render_rulebook
 from generator.games.tonk.sheets import situation_totals, transfers
 from generator.core.registry import GAMES
+from tests.conftest import run_main
 
 #: The games the registry finds, as the one-line errors list them.
 KNOWN_GAMES = ", ".join(sorted(GAMES))
 
-ROOT = Path(__file__).resolve().parent.parent
 PREP = prepare(Options(formats=("html",)))
 
 
@@ -191,8 +189,8 @@ def test_a_number_typed_into_prose_fails_the_check(tmp_path):
 
 # --- the command line -----------------------------------------------------------------------------
 
-def _cli(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=cwd, capture_output=True, text=True)
+def _cli(*args):
+    return run_main(*args)
 
 
 def test_rules_command_lists_every_house_rule():
