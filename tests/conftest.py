@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -73,6 +75,27 @@ def shared(tmp_path_factory, name: str, make) -> Path:
             make(folder)
             done.write_text("ok", encoding="utf-8")
     return folder
+
+
+#: The builds `copy_of_build` made in this process, by name.
+_BUILDS: dict[str, Path] = {}
+
+
+def copy_of_build(tmp_path_factory, dest: Path, *args: str) -> Path:
+    """A project copy at `dest` with the output of `rulesheets build ARGS` in it, to break and to protect.
+
+    The copy and its build are made once per session (`shared`); each test gets its own copy of both,
+    copied rather than built again, its cache folder with it (entries keyed by a template's path, made
+    for the first copy, go unused)."""
+    def make(folder: Path) -> None:
+        proj = copy_project(folder / "proj")
+        result = run_cli(proj, "build", *args)
+        assert result.returncode == 0, result.stderr
+    name = "built-" + hashlib.sha256("\0".join(args).encode("utf-8")).hexdigest()[:12]
+    if name not in _BUILDS:
+        _BUILDS[name] = shared(tmp_path_factory, name, make) / "proj"
+    shutil.copytree(_BUILDS[name], dest, symlinks=True)
+    return dest
 
 
 @pytest.fixture(scope="session")
