@@ -12,10 +12,25 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
+from hypothesis import settings as hypothesis_settings
 
 from generator.dev.bench import copy_project
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+#: Property tests: `make test` runs the costly ones (each example a build, a CLI run or a large document)
+#: at a fifth of their examples; `make test-full` sets HYPOTHESIS_PROFILE=full and runs them again, marked
+#: `hypothesis`, at full strength. The "full" profile also gives the other property tests more examples.
+FULL_STRENGTH = os.environ.get("HYPOTHESIS_PROFILE") == "full"
+hypothesis_settings.register_profile("make-test", max_examples=100)
+hypothesis_settings.register_profile("full", max_examples=300)
+hypothesis_settings.load_profile("full" if FULL_STRENGTH else "make-test")
+
+
+def examples(n: int) -> int:
+    """A costly property test's number of examples: `n` in `make test-full`, a fifth (at least 10) in `make test`."""
+    return n if FULL_STRENGTH else max(10, n // 5)
 
 
 def run_cli(project: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:

@@ -22,7 +22,7 @@ from generator.model.loader import model_path
 from generator.render.html import render_rulebook
 from generator.games.tonk.sheets import situation_totals, transfers
 from generator.core.registry import GAMES
-from tests.conftest import run_main
+from tests.conftest import examples, run_main
 
 #: The games the registry finds, as the one-line errors list them.
 KNOWN_GAMES = ", ".join(sorted(GAMES))
@@ -47,9 +47,10 @@ def _text(html: str) -> str:
 
 # --- property tests over random house-rule combinations -------------------------------------------
 
+@pytest.mark.hypothesis
 @pytest.mark.parametrize("game", GAMES)
 def test_random_house_rules_keep_every_example_true(game):
-    @settings(max_examples=25, deadline=None)
+    @settings(max_examples=examples(25), deadline=None)
     @given(_combination(game))
     def run(house):
         edition = make_edition(PREP.models[game], house)
