@@ -12,8 +12,8 @@ from generator.model.textunits import split_units
 
 from tests.conftest import copy_of_build, run_cli
 from tests.safety import cli, refused, tree
-from tests.test_bad_input import _edit, _line_of
-from tests.test_safe_builds import set_translation
+from tests.commands.test_bad_input import _edit, _line_of
+from tests.pipeline.test_safe_builds import set_translation
 
 HTML = ("build", "--games", "bunco", "--locales", "en", "--formats", "html")
 FR = ("build", "--games", "bunco", "--locales", "fr", "--formats", "html")

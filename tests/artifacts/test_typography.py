@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from .builtdocs import PDF_CARD_FACE, blocks, documents, pdf_text
-from .conftest import ROOT
+from tests.builtdocs import PDF_CARD_FACE, blocks, documents, pdf_text
+from tests.conftest import ROOT
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 #: The letters of each Indic script (its digits left out: "১. ট্রেল" numbers a list).
