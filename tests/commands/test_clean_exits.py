@@ -49,6 +49,10 @@ def test_a_500_character_name_is_one_line(tmp_path):
 def test_400_names_and_long_hindi_names_are_one_line(tmp_path):
     r = cli("kit", "tonk", "--players", ",".join(str(i) for i in range(400)), "--out", str(tmp_path / "k"))
     assert one_line(r) == "--players: 400 players is more than a kit holds (at most 48)"
+
+
+@pytest.mark.full  # a whole 24-player kit rendered to PDF
+def test_long_hindi_names_make_a_kit(tmp_path):
     hindi = ",".join(f"खिलाड़ी{chr(0x966 + i % 10)}{i}" for i in range(24))  # 24 names, far beyond 255 bytes
     assert len(hindi.encode()) > 255
     r = cli("kit", "tonk", "--players", hindi, "--locale", "hi", "--out", str(tmp_path / "k"))
