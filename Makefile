@@ -29,9 +29,10 @@ test: setup-test
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not full" $(ARGS)
 
 # Everything `make test` leaves out: every PDF of full builds, sweeps over house rules and sizes,
-# the wheel in a fresh environment, signal injection, three PDF readers. CI runs it after `make test`.
+# the wheel in a fresh environment, signal injection, three PDF readers; and the costly property tests
+# again at full strength (`make test` runs them with a fifth of their examples). CI runs it after `make test`.
 test-full: setup-test
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m full $(ARGS)
+	HYPOTHESIS_PROFILE=full $(BIN)/python -m pytest -q -n 2 --dist loadfile -m "full or hypothesis" $(ARGS)
 
 # Regenerate the golden HTML snapshots after an intended change to the rendered HTML.
 golden: setup

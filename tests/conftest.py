@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from filelock import FileLock
+from hypothesis import settings as hypothesis_settings
 
 from generator.dev.bench import copy_project
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+#: Property tests: `make test` runs the costly ones (each example a build, a CLI run or a large document)
+#: at a fifth of their examples; `make test-full` sets HYPOTHESIS_PROFILE=full and runs them again, marked
+#: `hypothesis`, at full strength. The "full" profile also gives the other property tests more examples.
+FULL_STRENGTH = os.environ.get("HYPOTHESIS_PROFILE") == "full"
+hypothesis_settings.register_profile("make-test", max_examples=100)
+hypothesis_settings.register_profile("full", max_examples=300)
+hypothesis_settings.load_profile("full" if FULL_STRENGTH else "make-test")
+
+
+def examples(n: int) -> int:
+    """A costly property test's number of examples: `n` in `make test-full`, a fifth (at least 10) in `make test`."""
+    return n if FULL_STRENGTH else max(10, n // 5)
 
 
 def run_cli(project: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
@@ -21,6 +38,35 @@ def run_cli(project: Path, *args: str, timeout: int = 600) -> subprocess.Complet
     env = {**os.environ, "PYTHONPATH": str(project)}
     return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=project, env=env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`rulesheets ARGS` in this process, on this checkout (generator.cli.main): its exit code, stdout and
+    stderr, as `run_cli` gives them without a new interpreter's start-up. For whatever does not need a
+    fresh process: not a project copy, an environment variable, a signal or a pipe."""
+    import contextlib
+    import io
+    import signal
+
+    from generator.cli import main
+
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse: --help, --version, a bad option
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                if isinstance(exc.code, str):
+                    print(exc.code, file=sys.stderr)
+    finally:
+        os.chdir(here)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    return subprocess.CompletedProcess(["rulesheets", *args], code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture
@@ -46,6 +92,27 @@ def shared(tmp_path_factory, name: str, make) -> Path:
     return folder
 
 
+#: The builds `copy_of_build` made in this process, by name.
+_BUILDS: dict[str, Path] = {}
+
+
+def copy_of_build(tmp_path_factory, dest: Path, *args: str) -> Path:
+    """A project copy at `dest` with the output of `rulesheets build ARGS` in it, to break and to protect.
+
+    The copy and its build are made once per session (`shared`); each test gets its own copy of both,
+    copied rather than built again, its cache folder with it (entries keyed by a template's path, made
+    for the first copy, go unused)."""
+    def make(folder: Path) -> None:
+        proj = copy_project(folder / "proj")
+        result = run_cli(proj, "build", *args)
+        assert result.returncode == 0, result.stderr
+    name = "built-" + hashlib.sha256("\0".join(args).encode("utf-8")).hexdigest()[:12]
+    if name not in _BUILDS:
+        _BUILDS[name] = shared(tmp_path_factory, name, make) / "proj"
+    shutil.copytree(_BUILDS[name], dest, symlinks=True)
+    return dest
+
+
 @pytest.fixture(scope="session")
 def full_build(tmp_path_factory) -> Path:
     """One complete build of every artifact, shared by the tests that inspect output."""
@@ -66,17 +133,24 @@ KIT_PLAYERS = {"bunco": "Asha,Ben,Chloé,Dev", "tonk": "Rina,Sam,Tariq"}
 
 @pytest.fixture(scope="session")
 def html_build(tmp_path_factory) -> Path:
-    """Every artifact as HTML with the site (one CLI build), and a Bunco and a Tonk kit per locale (kit/)."""
+    """Every artifact as HTML with the site (one CLI build), and a Bunco and a Tonk kit's HTML per locale (kit/).
+
+    The kits are made in this process with `kit_document`, the HTML `rulesheets kit --strict` writes byte for
+    byte, without rendering their PDFs (the tests that read kit PDFs use `kit_build`, in `make test-full`)."""
     def make(folder: Path) -> None:
+        from generator.kit.assemble import KitOptions, kit_document
+        from generator.kit.players import read_players
+        from generator.output.folder import write_kit_files
+
         out = folder / "out"
         result = run_cli(ROOT, "build", "--formats", "html", "--strict", "--out", str(out))
         assert result.returncode == 0, result.stderr
         locales = sorted(p.parent.name for p in (ROOT / "locales").glob("*/locale.toml"))
         for code in locales:
             for game, players in KIT_PLAYERS.items():
-                result = run_cli(ROOT, "kit", game, "--players", players, "--locale", code, "--strict",
-                                 "--out", str(out / "kit"))
-                assert result.returncode == 0, result.stderr
+                doc = kit_document(KitOptions(game, tuple(read_players(players)), code, strict=True,
+                                              out=out / "kit"))
+                write_kit_files(out / "kit", {f"{game}-{doc.locale}.html": doc.html.encode("utf-8")})
     return shared(tmp_path_factory, "html-build", make) / "out"
 
 

@@ -3,7 +3,7 @@
 `weasyprint.text.ffi` tries several names for each C library (Linux, macOS and Windows spellings),
 and cffi answers every name it cannot open directly with `ctypes.util.find_library`, which on Linux
 runs `ldconfig -p`, then gcc, then ld, for each one: 54 programs started (measured by
-tests/test_speedups.py) and about half a second before the first document can be drawn, in every
+tests/patches/test_speedups.py) and about half a second before the first document can be drawn, in every
 process that renders. `quick_library_lookup()` keeps find_library to its first step (the linker
 cache, exactly as ctypes reads it) while WeasyPrint loads; the libraries found are the same ones
 (the name WeasyPrint lists as `libpango-1.0.so.0` is opened directly either way).

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import run_main
 
 LOCALES = ("en", "fr", "hi", "bn", "ne", "ko")
 #: How each locale writes the overtrick example's 4.2 (decimal sign and digits through Babel).
@@ -17,12 +17,13 @@ FOUR_POINT_TWO = {"en": "4.2", "fr": "4,2", "hi": "4.2", "bn": "৪.২", "ne": 
 
 
 def _build(out: Path, *args: str) -> dict:
-    r = run_cli(ROOT, "build", "--games", "call-break", "--jobs", "1", "--out", str(out), *args)
+    r = run_main("build", "--games", "call-break", "--jobs", "1", "--out", str(out), *args)
     assert r.returncode == 0, r.stderr
     return {e["path"]: e for e in json.loads((out / "manifest.json").read_text(encoding="utf-8"))}
 
 
-@pytest.mark.parametrize("deals", range(3, 11))
+#: The shortest and the longest sheet in `make test`, every length between in `make test-full`.
+@pytest.mark.parametrize("deals", [d if d in (3, 10) else pytest.param(d, marks=pytest.mark.full) for d in range(3, 11)])
 def test_score_sheet_has_a_row_per_deal_and_running_totals(tmp_path, deals):
     entries = _build(tmp_path / "out", "--locales", "en", "--kinds", "score-sheet", "--tables", "1",
                      "--rule", f"call-break.deals={deals}")
@@ -72,12 +73,12 @@ def test_overtrick_points_from_a_house_rules_file(tmp_path):
     ("a tenth", "--rule: call-break.overtrick_points: expected a number like 0.1 (or 1/10), got 'a tenth'"),
 ])
 def test_a_bad_overtrick_value_is_one_line(tmp_path, value, message):
-    r = run_cli(ROOT, "check", "--rule", f"call-break.overtrick_points={value}")
+    r = run_main("check", "--rule", f"call-break.overtrick_points={value}")
     assert r.returncode == 2 and r.stderr.strip() == message
 
 
 def test_rules_lists_the_tenth():
-    r = run_cli(ROOT, "rules", "call-break")
+    r = run_main("rules", "call-break")
     assert r.returncode == 0, r.stderr
     line = next(l for l in r.stdout.splitlines() if "overtrick_points" in l)
     assert "(default 0.1; allowed 0.1 | 0)" in line and "Extra tricks score nothing" in line
@@ -107,7 +108,7 @@ def test_decimal_placeholder_format():
 
 def _kit(tmp_path: Path, names: list[str]) -> tuple[int, str, str]:
     out = tmp_path / f"kit{len(names)}"
-    r = run_cli(ROOT, "kit", "call-break", "--players", ",".join(names), "--out", str(out))
+    r = run_main("kit", "call-break", "--players", ",".join(names), "--out", str(out))
     html = (out / "call-break-en.html").read_text(encoding="utf-8") if r.returncode == 0 else ""
     return r.returncode, r.stderr, html
 
@@ -115,7 +116,8 @@ def _kit(tmp_path: Path, names: list[str]) -> tuple[int, str, str]:
 NAMES = ["Asha", "Ben", "Kiran", "Maya", "Dev", "Gita", "Nabin", "Sita", "Tom", "Yuna", "Rina", "Sam"]
 
 
-@pytest.mark.parametrize("count", [4, 8, 12])
+#: Two tables in `make test`; one and three in `make test-full`.
+@pytest.mark.parametrize("count", [pytest.param(4, marks=pytest.mark.full), 8, pytest.param(12, marks=pytest.mark.full)])
 def test_kit_seats_tables_of_four(tmp_path, count):
     code, err, html = _kit(tmp_path, NAMES[:count])
     assert code == 0, err

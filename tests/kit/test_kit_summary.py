@@ -10,7 +10,7 @@ import pytest
 from generator.i18n.translate import COMMON_DOMAIN, load_translator
 from generator.kit.summary import COUNTS, kit_summary
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CALL_BREAK = [{"id": "seat-slips", "title": "Call Break seats", "count": 4},
               {"id": "score-sheets", "title": "Call Break score sheet", "count": 1},
               {"id": "quick-reference", "title": "Quick reference", "count": 1}]
@@ -51,9 +51,9 @@ def test_an_unknown_part_is_counted_by_its_title():
 
 
 def test_the_kit_command_prints_it(tmp_path):
-    from tests.conftest import run_cli
+    from tests.conftest import run_main
 
-    r = run_cli(ROOT, "kit", "call-break", "--players", "A,B,C,D", "--out", str(tmp_path / "kit"))
+    r = run_main("kit", "call-break", "--players", "A,B,C,D", "--out", str(tmp_path / "kit"))
     assert r.returncode == 0, r.stderr
     assert "4 players, 4 pages: 4 seat slips, 1 score sheet, and 1 quick-reference card" in r.stdout + r.stderr
     assert "score-sheets" not in r.stdout + r.stderr

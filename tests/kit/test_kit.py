@@ -190,8 +190,9 @@ EVERY_RULE = {
 }
 
 
-@pytest.mark.parametrize("game", sorted(EVERY_RULE))
-@pytest.mark.parametrize("code", ["fr", "bn"])
+#: French Tonk (the longest card) in `make test`; the other three in `make test-full`.
+@pytest.mark.parametrize("code, game", [(c, g) if (c, g) == ("fr", "tonk") else pytest.param(c, g, marks=pytest.mark.full)
+                                        for c in ("fr", "bn") for g in sorted(EVERY_RULE)])
 def test_quick_reference_with_every_house_rule_is_still_one_page(game, code):
     """The longest card there can be: every house rule changed, in the longest languages."""
     from generator.pipeline.build import Options, prepare
@@ -224,8 +225,8 @@ def test_kit_speaks_the_locale(game, code):
     """Every kit string translated (strict), none of the glossary's avoided words, native digits."""
     from generator.kit.assemble import kit_document
 
-    from tests.test_native_style import _glossary
-    from tests.test_translations import SCRIPT, visible_text
+    from tests.i18n.test_native_style import _glossary
+    from tests.i18n.test_translations import SCRIPT, visible_text
 
     from generator.core.errors import InputError
 
@@ -253,7 +254,7 @@ def test_kit_html_passes_the_nu_checker(tmp_path):
     """A kit's HTML is one valid document: its sheets' <main> become divisions, ids are unique."""
     from generator.kit.assemble import kit_document
 
-    from tests.test_site import _nu_errors
+    from tests.site.test_site import _nu_errors
 
     files = []
     for game, names in (("bunco", HINDI_TWELVE[:11]), ("tonk", LOCAL_NAMES["bn"]), ("stop-the-bus", LOCAL_NAMES["ko"])):

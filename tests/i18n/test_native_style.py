@@ -14,7 +14,7 @@ from generator import GAMES
 from generator.i18n.translate import LOCALES_DIR, load_translator, placeholder_problems
 from generator.render.html import local_names
 
-from tests.test_translations import DOCS, SCRIPT, TRANSLATED, visible_text
+from tests.i18n.test_translations import DOCS, SCRIPT, TRANSLATED, visible_text
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+
+from tests.conftest import examples
 from hypothesis import strategies as st
 
 from generator import PROJECT_DIR
@@ -63,9 +65,10 @@ def sandbox(tmp_path_factory) -> Path:
     return root
 
 
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+@pytest.mark.hypothesis
 @FUZZ
 @given(text=mutated(MODEL))
 def test_mutated_model(sandbox, text):
@@ -73,6 +76,7 @@ def test_mutated_model(sandbox, text):
     _outcome(Options(games=("bunco",), locales=("en",), formats=("html",), games_dir=sandbox / "games"))
 
 
+@pytest.mark.hypothesis
 @FUZZ
 @given(text=mutated(CATALOG))
 def test_mutated_catalog(sandbox, text):

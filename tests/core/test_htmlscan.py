@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+
+from tests.conftest import examples
 from hypothesis import strategies as st
 
 from generator.fonts import web
@@ -84,7 +86,8 @@ def documents(draw):
     return f"<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>"
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.hypothesis
+@settings(max_examples=examples(300), deadline=None)
 @given(documents())
 def test_same_events_on_generated_markup(html):
     assert events(html, FastHTMLParser) == events(html, HTMLParser)

@@ -9,7 +9,7 @@ import pytest
 
 from generator.i18n.translate import discover_locales
 
-from tests.conftest import run_cli
+from tests.conftest import copy_of_build, run_cli
 from generator.core.registry import GAMES
 
 #: The games the registry finds, as the one-line errors list them.
@@ -21,11 +21,9 @@ def _snapshot(out: Path) -> dict[str, str]:
 
 
 @pytest.fixture
-def built(project: Path) -> Path:
-    """A project copy with a small previous output/ to protect."""
-    r = run_cli(project, "build", "--games", "bunco", "--locales", "en", "--formats", "html")
-    assert r.returncode == 0, r.stderr
-    return project
+def built(tmp_path_factory, tmp_path) -> Path:
+    """A project copy with a small previous output/ to protect (a copy of one shared build)."""
+    return copy_of_build(tmp_path_factory, tmp_path / "proj", "--games", "bunco", "--locales", "en", "--formats", "html")
 
 
 def _edit(path: Path, old: str, new: str) -> None:

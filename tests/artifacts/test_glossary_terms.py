@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from .builtdocs import documents, text
-from .conftest import ROOT
+from tests.builtdocs import documents, text
+from tests.conftest import ROOT
 
 GLOSSARIES = {p.parent.name: p for p in sorted((ROOT / "locales").glob("*/glossary.toml"))}
 #: The concepts every glossary must settle first: the words a reader is most likely to confuse.

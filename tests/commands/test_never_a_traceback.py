@@ -5,7 +5,11 @@ from __future__ import annotations
 import contextlib
 import io
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
+
+from tests.conftest import examples
 from hypothesis import strategies as st
 
 from generator import cli
@@ -14,7 +18,7 @@ from generator.core.errors import InputError
 from generator.model.houserules import read_house_rules
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def _run(argv: list[str]) -> tuple[int, str]:
@@ -27,6 +31,7 @@ def _run(argv: list[str]) -> tuple[int, str]:
     return code, err.getvalue()
 
 
+@pytest.mark.hypothesis
 @SETTINGS
 @given(option=st.sampled_from(["--port", "--jobs", "--base-url", "--games", "--locales", "--formats", "--papers",
                                "--kinds", "--rule", "--sets", "--per-page", "--stake", "--currency", "--date"]),
@@ -48,6 +53,7 @@ TOML_PIECES = st.lists(st.sampled_from(["[bunco]\n", "[tonk]\n", "wipeout = ", "
                                         "[[a]]\n", "= =", "nan", "inf"]), max_size=30).map("".join)
 
 
+@pytest.mark.hypothesis
 @SETTINGS
 @given(text=TOML_PIECES)
 def test_house_rules_toml(tmp_path, text):

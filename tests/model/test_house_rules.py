@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,11 +22,11 @@ from generator.model.loader import model_path
 from generator.render.html import render_rulebook
 from generator.games.tonk.sheets import situation_totals, transfers
 from generator.core.registry import GAMES
+from tests.conftest import examples, run_main
 
 #: The games the registry finds, as the one-line errors list them.
 KNOWN_GAMES = ", ".join(sorted(GAMES))
 
-ROOT = Path(__file__).resolve().parent.parent
 PREP = prepare(Options(formats=("html",)))
 
 
@@ -49,9 +47,10 @@ def _text(html: str) -> str:
 
 # --- property tests over random house-rule combinations -------------------------------------------
 
+@pytest.mark.hypothesis
 @pytest.mark.parametrize("game", GAMES)
 def test_random_house_rules_keep_every_example_true(game):
-    @settings(max_examples=25, deadline=None)
+    @settings(max_examples=examples(25), deadline=None)
     @given(_combination(game))
     def run(house):
         edition = make_edition(PREP.models[game], house)
@@ -191,8 +190,8 @@ def test_a_number_typed_into_prose_fails_the_check(tmp_path):
 
 # --- the command line -----------------------------------------------------------------------------
 
-def _cli(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=cwd, capture_output=True, text=True)
+def _cli(*args):
+    return run_main(*args)
 
 
 def test_rules_command_lists_every_house_rule():

@@ -10,10 +10,10 @@ import pytest
 from generator.model.loader import load_model
 from generator.model.textunits import split_units
 
-from tests.conftest import run_cli
+from tests.conftest import copy_of_build, run_cli
 from tests.safety import cli, refused, tree
-from tests.test_bad_input import _edit, _line_of
-from tests.test_safe_builds import set_translation
+from tests.commands.test_bad_input import _edit, _line_of
+from tests.pipeline.test_safe_builds import set_translation
 
 HTML = ("build", "--games", "bunco", "--locales", "en", "--formats", "html")
 FR = ("build", "--games", "bunco", "--locales", "fr", "--formats", "html")
@@ -22,10 +22,9 @@ TONK = Path("generator/games/tonk/model.yaml")
 
 
 @pytest.fixture
-def built(project: Path) -> Path:
-    r = run_cli(project, *HTML)
-    assert r.returncode == 0, r.stderr
-    return project
+def built(tmp_path_factory, tmp_path) -> Path:
+    """A project copy with the output of an HTML build of Bunco in English (a copy of one shared build)."""
+    return copy_of_build(tmp_path_factory, tmp_path / "proj", *HTML[1:])
 
 
 # --- 5. links in translations ----------------------------------------------------------------------
@@ -255,7 +254,11 @@ def test_glossary_is_validated(project):
         f"locales/fr/glossary.toml:{n}: [bunco] 'round' must be a non-empty text")
 
 
-def test_missing_font_is_one_short_line(built):
+def test_missing_font_is_one_short_line(project):
+    # Built in place, not copied: the output's lock file in .cache is named after the output's own path.
+    built = project
+    r = run_cli(built, *HTML)
+    assert r.returncode == 0, r.stderr
     toml = built / "locales/ko/locale.toml"
     text = toml.read_text(encoding="utf-8")
     fonts_line = next(line for line in text.splitlines() if line.startswith("fonts ="))

@@ -15,7 +15,7 @@ from generator.commands import project
 from generator.commands.project import PROJECT_FILE, key_lines, read_project
 from generator.commands.projectschema import ProjectFile
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KEYS = [f.alias or name for name, f in ProjectFile.model_fields.items()]
 
 

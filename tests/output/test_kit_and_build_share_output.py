@@ -16,7 +16,7 @@ BUILD = ("build", "--games", "tonk", "--kinds", "payout-sheet", "--formats", "ht
 KIT = ("kit", "tonk", "--players", "Rina,Sam,Tariq", "--paper", "a4")
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

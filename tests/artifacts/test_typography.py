@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from .builtdocs import PDF_CARD_FACE, blocks, documents, pdf_text
-from .conftest import ROOT
+from tests.builtdocs import PDF_CARD_FACE, blocks, documents, pdf_text
+from tests.conftest import ROOT
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 #: The letters of each Indic script (its digits left out: "১. ট্রেল" numbers a list).
@@ -87,8 +87,8 @@ def test_html_typography(html_build, lang):
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
-def test_pdf_typography(pdf_build, html_build, lang):
-    pdfs = sorted((pdf_build / lang).rglob("*.pdf")) + sorted((html_build / "kit").glob(f"*-{lang}-*.pdf"))
+def test_pdf_typography(pdf_build, kit_build, lang):
+    pdfs = sorted((pdf_build / lang).rglob("*.pdf")) + sorted((kit_build / "kit").glob(f"*-{lang}-*.pdf"))
     assert len(pdfs) > 10
     found = [f"{p.name}: {problem}" for p in pdfs for problem in pdf_problems(lang, pdf_text(p))]
     assert not found

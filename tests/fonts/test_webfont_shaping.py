@@ -13,7 +13,7 @@ import pytest
 from generator.fonts import subset
 from generator.fonts import web as webfonts
 
-from tests.test_site import CHROMIUM, CHROMIUM_ARGS, FALLBACK_FONT, PAGES, faces, site  # noqa: F401  (site: a fixture)
+from tests.site.test_site import CHROMIUM, CHROMIUM_ARGS, FALLBACK_FONT, PAGES, faces, site  # noqa: F401  (site: a fixture)
 
 #: Words whose vowel signs HarfBuzz splits before shaping (ৌ -> ে + ৗ, ো -> ে + া), with the font set
 #: of the page they appear on: কৌশল and পৌঁছায় on bn/bunco, স্কোর on the language chooser.

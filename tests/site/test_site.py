@@ -859,7 +859,7 @@ def test_web_fonts_load_without_layout_shift(site):
     """Cumulative Layout Shift at most 0.05 (Lighthouse's "good" is 0.1), in a browser with DejaVu Sans only."""
     # Its own process: a second Playwright cannot start inside the one that runs the `browser` fixture.
     r = subprocess.run([sys.executable, "-m", "tests.layoutshift", str(site), *CLS_PAGES], capture_output=True,
-                       text=True, cwd=Path(__file__).parent.parent, timeout=600)
+                       text=True, cwd=Path(__file__).parents[2], timeout=600)
     assert r.returncode == 0, r.stderr
     found = {rel: float(value) for value, rel in (line.split() for line in r.stdout.splitlines())}
     assert set(found) == set(CLS_PAGES) and all(v <= 0.05 for v in found.values()), found
