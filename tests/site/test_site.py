@@ -24,7 +24,7 @@ from generator.i18n.translate import discover_locales
 from generator.dev.bench import copy_project
 
 LOCALES = discover_locales()
-from tests.conftest import documents_per_locale, manifest, run_cli
+from tests.conftest import ROOT, documents_per_locale, manifest, run_cli
 
 PAGES = ["index.html", "404.html"] + [f"{c}/index.html" for c in LOCALES] + [f"{c}/{g}/index.html" for c in LOCALES for g in GAMES]
 #: The address of the build with --base-url (a test value: nothing is fetched from it).
@@ -857,12 +857,17 @@ CLS_PAGES = ["en/index.html", "fr/index.html", "en/tonk/index.html", "fr/bunco/i
 
 def test_web_fonts_load_without_layout_shift(site):
     """Cumulative Layout Shift at most 0.05 (Lighthouse's "good" is 0.1), in a browser with DejaVu Sans only."""
-    # Its own process: a second Playwright cannot start inside the one that runs the `browser` fixture.
-    r = subprocess.run([sys.executable, "-m", "tests.layoutshift", str(site), *CLS_PAGES], capture_output=True,
-                       text=True, cwd=Path(__file__).parents[2], timeout=600)
+    _assert_no_layout_shift(site, CLS_PAGES)
+
+
+def _assert_no_layout_shift(site: Path, pages) -> None:
+    """CLS of each page (tests/layoutshift.py) at most 0.05. In its own process: a second Playwright cannot
+    start inside the one that runs the `browser` fixture."""
+    r = subprocess.run([sys.executable, "-m", "tests.layoutshift", str(site), *pages], capture_output=True,
+                       text=True, cwd=ROOT, timeout=600)
     assert r.returncode == 0, r.stderr
     found = {rel: float(value) for value, rel in (line.split() for line in r.stdout.splitlines())}
-    assert set(found) == set(CLS_PAGES) and all(v <= 0.05 for v in found.values()), found
+    assert set(found) == set(pages) and all(v <= 0.05 for v in found.values()), found
 
 
 #: One game page per locale, the games rotated so each is measured: the non-Latin scripts (hi, bn, ne, ko) have
@@ -874,11 +879,6 @@ def test_every_locale_loads_without_layout_shift(html_build):
     """CLS at most 0.05 on a game page of every locale while the web fonts arrive 0.6 s late; the pages of
     locales whose letters are not Latin stay hidden while they wait (never longer than the wait's cap)."""
     site = html_build / "site"
-    pages = list(CLS_PAGE_PER_LOCALE.values())
-    r = subprocess.run([sys.executable, "-m", "tests.layoutshift", str(site), *pages], capture_output=True,
-                       text=True, cwd=Path(__file__).parent.parent, timeout=600)
-    assert r.returncode == 0, r.stderr
-    found = {rel: float(value) for value, rel in (line.split() for line in r.stdout.splitlines())}
-    assert set(found) == set(pages) and all(v <= 0.05 for v in found.values()), found
+    _assert_no_layout_shift(site, list(CLS_PAGE_PER_LOCALE.values()))
     waiting = {c for c, rel in CLS_PAGE_PER_LOCALE.items() if "fonts-wait" in (site / rel).read_text(encoding="utf-8")}
     assert waiting == {"hi", "bn", "ne", "ko"}, waiting
