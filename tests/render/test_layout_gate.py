@@ -128,13 +128,24 @@ def _sweep_case(kind, code, paper, per_page, wipeout, sets, rounds):
 
 # The worst shapes, in the normal suite: widest grids, a quarter page, both scripts of the issue.
 WORST = [("tally-sheet", "en", "a4", 1, True, 6, 6), ("tally-sheet", "ko", "letter", 4, True, 4, 6),
-         ("tally-sheet", "bn", "a4", 2, False, 6, 6), ("scorepad", "hi", "letter", 1, True, 6, 6)]
+         ("tally-sheet", "bn", "a4", 2, False, 6, 6), ("scorepad", "hi", "letter", 1, True, 6, 6),
+         # The widest single band (4 sets of 3 columns, full width) with the widest labels: French on A4 ran
+         # 8 pt past the margin until the column labels of three-column sets got smaller type.
+         ("tally-sheet", "fr", "a4", 1, True, 4, 6)]
 
 
 @pytest.mark.render
 @pytest.mark.parametrize("kind, code, paper, per_page, wipeout, sets, rounds", WORST)
 def test_worst_sheet_shapes_fit(kind, code, paper, per_page, wipeout, sets, rounds):
     _sweep_case(kind, code, paper, per_page, wipeout, sets, rounds)
+
+
+@pytest.mark.full
+@pytest.mark.render
+@pytest.mark.parametrize("code, paper, sets", list(itertools.product(LOCALES, ("a4", "letter"), (4, 6))))
+def test_the_widest_tally_bands_fit_in_every_language(code, paper, sets):
+    """Pairwise coverage missed one triple (French, A4, a full band of wipeout sets): every locale here."""
+    _sweep_case("tally-sheet", code, paper, 1, True, sets, 6)
 
 
 def _pairwise():
