@@ -136,8 +136,8 @@ def test_tally_sheet_options(code, printed):
 
 def test_wipeout_boxes_only_with_the_house_rule():
     tr = PREP.translators["en"]
-    assert "Wipeouts" not in tally_sheet(PREP.editions["bunco"], tr, SheetOptions())
-    assert "Wipeouts" in tally_sheet(edition("bunco", wipeout="true"), tr, SheetOptions())
+    assert ">Wipeouts</th>" not in tally_sheet(PREP.editions["bunco"], tr, SheetOptions())
+    assert ">Wipeouts</th>" in tally_sheet(edition("bunco", wipeout="true"), tr, SheetOptions())
 
 
 @pytest.mark.parametrize("rounds", [3, 4, 5, 6])
