@@ -438,7 +438,10 @@ FALLBACK_FACE = re.compile(r'@font-face \{ font-family: "(.+) fallback ([^"]+)";
                            r'src: (local\("[^"]+"\)(?:, local\("[^"]+"\))*); size-adjust: [\d.]+%; ascent-override: [\d.]+%; '
                            r'descent-override: [\d.]+%; line-gap-override: [\d.]+%; unicode-range: ([^;]+); \}')
 FACE = re.compile(r'@font-face \{ font-family: "([^"]+)"; font-style: normal; font-weight: (\d+); '
-                  r'font-display: swap; src: url\("([^"]+)"\) format\("woff2"\); unicode-range: ([^;]+); \}')
+                  r'font-display: (?:swap|block); src: url\("([^"]+)"\) format\("woff2"\); unicode-range: ([^;]+); \}')
+#: Faces that block (briefly hide their text) rather than swap: the script's own font of a locale whose letters
+#: have no local stand-in (issue 32: the page waits for it instead of drawing boxes, then shifting).
+BLOCKING = re.compile(r'@font-face \{ font-family: "([^"]+)"; font-style: normal; font-weight: \d+; font-display: block;')
 
 
 def faces(site: Path, font_set: str) -> list[tuple[str, int, str, frozenset[str]]]:
@@ -452,7 +455,11 @@ def faces(site: Path, font_set: str) -> list[tuple[str, int, str, frozenset[str]
             chars.update(chr(c) for c in range(int(lo, 16), int(hi or lo, 16) + 1))
         out.append((family, int(weight), url, frozenset(chars)))
     fallbacks = FALLBACK_FACE.findall(css)
-    assert len(out) + len(fallbacks) == css.count("@font-face"), "every @font-face has font-display: swap and one WOFF2 source"
+    assert len(out) + len(fallbacks) == css.count("@font-face"), "every @font-face has font-display and one WOFF2 source"
+    # Only the non-Latin script faces of hi, bn, ne, ko block; everything else swaps.
+    blocking = set(BLOCKING.findall(css))
+    assert blocking <= ({"Noto Sans Devanagari", "Noto Sans Bengali", "Noto Sans CJK KR"}
+                        if font_set in ("hi", "bn", "ne", "ko") else set()), (font_set, blocking)
     # A fallback face (a local font sized to a web font's metrics) covers exactly the characters of its web face.
     web = {(family, weight): ranges for family, weight, _url, ranges in FACE.findall(css)}
     for family, _ref, weight, _src, ranges in fallbacks:
