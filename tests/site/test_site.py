@@ -882,7 +882,6 @@ def _assert_no_layout_shift(site: Path, pages) -> None:
 CLS_PAGE_PER_LOCALE = {c: f"{c}/{sorted(GAMES)[i % len(GAMES)]}/index.html" for i, c in enumerate(LOCALES)}
 
 
-@pytest.mark.full  # a browser measurement of six pages (23 s): with the other CLS checks in make test-full
 def test_every_locale_loads_without_layout_shift(html_build):
     """CLS at most 0.05 on a game page of every locale while the web fonts arrive 0.6 s late; the pages of
     locales whose letters are not Latin stay hidden while they wait (never longer than the wait's cap)."""
