@@ -17,6 +17,20 @@ from hypothesis import settings as hypothesis_settings
 from generator.dev.bench import copy_project
 
 ROOT = Path(__file__).resolve().parent.parent
+#: What `pip install` / `python -m build` reads: the package, the data folders it copies in, and the build configuration.
+SOURCES = ("generator", "templates", "locales", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+
+
+def copy_sources(dest: Path) -> Path:
+    """A copy of the distributable sources, for pip to build in (it writes build/ and *.egg-info where it builds)."""
+    for name in SOURCES:
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+        else:
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest / name)
+    return dest
 
 
 #: Property tests: `make test` runs the costly ones (each example a build, a CLI run or a large document)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -14,21 +13,14 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-#: What `python -m build` reads: the package, the data folders it copies in, and the build configuration.
-SOURCES = ("generator", "templates", "locales", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+from tests.conftest import ROOT, copy_sources
+
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     """The wheel `python -m build` makes (through the sdist) from a copy of the sources."""
-    src = tmp_path_factory.mktemp("src")
-    for name in SOURCES:
-        path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
-        else:
-            shutil.copy2(path, src / name)
+    src = copy_sources(tmp_path_factory.mktemp("src"))
     dist = tmp_path_factory.mktemp("dist")
     # Byte-compiling is the environment's choice; with it switched off setuptools says so with a warning.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

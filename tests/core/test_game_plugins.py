@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import copy_sources
+
 from generator.core.registry import GAMES, Game, Ref, game
 from generator.core.errors import InputError
 
@@ -81,12 +83,7 @@ def test_a_game_installed_from_another_distribution_builds(tmp_path):
     env.pop("PYTHONPATH", None)
     # pip builds a local project in its own folder (build/, *.egg-info): install from copies, never the checkout.
     sources = tmp_path / "src"
-    for name in ("generator", "templates", "locales", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md"):
-        path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, sources / "rulesheets" / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
-        else:
-            shutil.copy2(path, sources / "rulesheets" / name)
+    copy_sources(sources / "rulesheets")
     shutil.copytree(FIXTURE, sources / "coin-toss", ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", "--no-deps", str(sources / "rulesheets"),
                     str(sources / "coin-toss")], check=True, cwd=tmp_path, env=env, capture_output=True, timeout=600)
