@@ -183,10 +183,7 @@ def _build_case(tmp_path: Path, name: str, point: str) -> None:
     out = tmp_path / "out"
     before = None
     if point == "swap":  # a previous output, then a build stopped just before its swap
-        first = subprocess.run([sys.executable, "-m", "generator.cli", "build", "--games", "bunco", "--locales", "en",
-                                "--formats", "html", "--out", str(out)], cwd=ROOT,
-                               env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=300)
-        assert first.returncode == 0, first.stderr
+        _html_build(out, {**os.environ, "PYTHONPATH": str(ROOT)})
         before = _tree(out)
         run = Run(tmp_path, "build", "--games", "bunco", "--locales", "en", "--formats", "html",
                   "--group", "another", "--out", str(out), step="marked")
@@ -210,13 +207,18 @@ def _build_case(tmp_path: Path, name: str, point: str) -> None:
         _next_build_sweeps(run, out)
 
 
+def _html_build(out: Path, env: dict) -> None:
+    """A quick complete build into `out` (Bunco, English, HTML), which must succeed."""
+    r = subprocess.run([sys.executable, "-m", "generator.cli", "build", "--games", "bunco", "--locales", "en",
+                        "--formats", "html", "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+
+
 def _next_build_sweeps(run: Run, out: Path) -> None:
     """A build killed outright may leave its half-written `.out.new-PID` beside `out`: the next build into
     `out` removes it, and succeeds."""
-    r = subprocess.run([sys.executable, "-m", "generator.cli", "build", "--games", "bunco", "--locales", "en",
-                        "--formats", "html", "--out", str(out)], cwd=ROOT, env=run.env,
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
+    _html_build(out, run.env)
     assert not list(out.parent.glob(f".{out.name}.new-*")), "the next build left the killed build's folder"
     assert os.listdir(run.tmp) == []
 
