@@ -43,13 +43,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
     from generator.core import lifecycle
 
-    _plain_streams()
-    lifecycle.start()
+    lifecycle.start()  # first: a signal from here on ends the run with its one line
     try:
-        return _main(args)
+        _plain_streams()
+        return _main(argv)
     finally:
         lifecycle.finish()
 
@@ -69,11 +68,11 @@ def say(line: str, file=None) -> None:
     said(line, file)
 
 
-def _main(args) -> int:
+def _main(argv: list[str] | None) -> int:
     from generator.core import lifecycle
 
     try:
-        return _command(args)
+        return _command(parser().parse_args(argv))
     except RulesheetsError as exc:
         for line in str(exc).splitlines():
             say(f"rulesheets: {line}" if ":" not in line.split(" ")[0] else line, file=sys.stderr)

@@ -8,6 +8,9 @@
   the signals its parent handles, and the parent kills its pools when it stops.
 - A forked child never keeps a file descriptor registered with `keep_from_children` (the output
   lock), so a worker can never hold the lock of the build that started it.
+- A signal that comes once the command has returned (while `finish` cleans up, or at interpreter
+  exit) is recorded and no longer raised: the work is done, and an exception raised there would be
+  printed as "Exception ignored" by whatever callback it lands in (a weakref's, a finalizer's).
 - Each run has its own temporary folder (`rulesheets-PID-*` in the system's); everything the
   libraries write there (WeasyPrint's fonts) goes when the run ends, and a later run removes the
   folders of runs that were killed outright.
@@ -49,6 +52,8 @@ _children_close: set[int] = set()
 _pools: weakref.WeakSet = weakref.WeakSet()
 _run_folder: Path | None = None
 _folder_owner: int | None = None
+#: True from the moment `finish` begins: see the module's docstring.
+_late = False
 
 
 def signal_name(signum: int) -> str:
@@ -66,13 +71,15 @@ def _on_signal(signum, frame) -> None:
     if os.getpid() != _main_pid:  # a forked child before its initializer ran: just go
         os._exit(128 + signum)
     received = signum
-    raise Stopped(signum)
+    if not _late:
+        raise Stopped(signum)
 
 
 def start() -> None:
     """Called once by the command line before any work: handlers, and the run's temporary folder."""
-    global _main_pid
+    global _main_pid, _late, received
     _main_pid = os.getpid()
+    _late, received = False, None
     for signum in SIGNALS:
         with contextlib.suppress(ValueError, OSError):  # not the main thread (tests calling main())
             signal.signal(signum, _on_signal)
@@ -112,7 +119,8 @@ def run_folder() -> Path:
 
 def finish() -> None:
     """Called when the run ends, however: kill pools still running, remove the temporary folder."""
-    global _run_folder
+    global _run_folder, _late
+    _late = True
     for pool in list(_pools):
         kill_pool(pool)
     if _run_folder is not None and os.getpid() in (_main_pid, _folder_owner):

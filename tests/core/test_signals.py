@@ -27,17 +27,42 @@ import pytest
 from tests.conftest import ROOT
 
 #: Runs the CLI with the swap's checkpoint replaced: at STEP the process stops itself (SIGSTOP),
-#: so a signal sent then arrives exactly there once it is continued.
+#: so a signal sent then arrives exactly there once it is continued. A STEP "module:function" stops
+#: the process on its first call of that function instead (one the code imports when it calls it).
 STOPPER = """
-import os, signal, sys
+import functools, importlib, os, signal, sys
 from generator.output import folder as output
 step = sys.argv[1]
+def stop():
+    os.kill(os.getpid(), signal.SIGSTOP)
 def checkpoint(name):
     if name == step:
-        os.kill(os.getpid(), signal.SIGSTOP)
+        stop()
 output._checkpoint = checkpoint
+if ":" in step:
+    module, name = step.split(":")
+    module = importlib.import_module(module)
+    wrapped = getattr(module, name)
+    @functools.wraps(wrapped)
+    def stopping(*args, **kwargs):
+        stop()
+        return wrapped(*args, **kwargs)
+    setattr(module, name, stopping)
 from generator.cli import main
 sys.exit(main(sys.argv[2:]))
+"""
+
+#: The `rulesheets` command (generator.launch) stopping itself just before it imports the command line.
+IMPORTING = """
+import os, signal, sys
+class StopBeforeTheCli:
+    def find_spec(self, name, path=None, target=None):
+        if name == "generator.cli":
+            os.kill(os.getpid(), signal.SIGSTOP)
+        return None
+sys.meta_path.insert(0, StopBeforeTheCli())
+from generator.launch import main
+sys.exit(main())
 """
 
 SIGNALS = {"TERM": signal.SIGTERM, "HUP": signal.SIGHUP, "KILL": signal.SIGKILL, "INT": signal.SIGINT}
@@ -79,11 +104,11 @@ def _tree(out: Path) -> dict[str, str]:
 class Run:
     """One `rulesheets` process in its own session, with a temporary folder of its own (TMPDIR)."""
 
-    def __init__(self, tmp: Path, *args: str, step: str = "none"):
+    def __init__(self, tmp: Path, *args: str, step: str = "none", script: str | None = None):
         self.tmp = tmp / "tmp"
         self.tmp.mkdir(exist_ok=True)
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(self.tmp)}
-        self.proc = subprocess.Popen([sys.executable, "-c", STOPPER, step, *args], cwd=ROOT, env=self.env,
+        self.proc = subprocess.Popen([sys.executable, "-c", *((STOPPER, step) if script is None else (script,)), *args], cwd=ROOT, env=self.env,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      start_new_session=True)
 
@@ -92,6 +117,10 @@ class Run:
 
     def workers_running(self) -> bool:
         return len(self.processes()) >= 2
+
+    def started(self) -> bool:
+        """Whether the run has its temporary folder: its signal handlers are in place (lifecycle.start)."""
+        return any(self.tmp.glob("rulesheets-*"))
 
     def stopped_itself(self) -> bool:
         return Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
@@ -190,8 +219,8 @@ def _build_case(tmp_path: Path, name: str, point: str) -> None:
         _wait("the build to reach its swap", run.stopped_itself, 300)
     else:
         run = Run(tmp_path, *_pdf_build_args(out))
-        if point == "planning":
-            time.sleep(1.0)  # importing and reading the models
+        if point == "planning":  # reading the models and planning the work
+            _wait("the build to start", run.started)
         else:
             _wait("the PDF workers", run.workers_running)
     try:
@@ -238,21 +267,39 @@ def test_build_stopped(tmp_path, name, point):
     _build_case(tmp_path, name, point)
 
 
+@pytest.mark.parametrize("name", [n for n in SIGNALS if n != "KILL"])
+def test_stopped_while_importing(tmp_path, name):
+    """Before the command line is even imported, the same one line and exit code (generator.launch)."""
+    signum = SIGNALS[name]
+    out = tmp_path / "out"
+    run = Run(tmp_path, "build", "--games", "bunco", "--locales", "en", "--formats", "html", "--out", str(out),
+              script=IMPORTING)
+    _wait("the command to reach its imports", run.stopped_itself, 120)
+    try:
+        code, err = run.signal(signum)
+    finally:
+        run.kill()
+    assert err.splitlines() == [_message(signum)], err
+    assert code == 128 + signum
+    assert not out.exists()
+    _after(run, signum, code, err)
+
+
 # --- kit ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name, point", _cases("kit", ("planning", "rendering")))
 def test_kit_stopped(tmp_path, name, point):
     signum = SIGNALS[name]
     out = tmp_path / "kit"
+    # "rendering": the kit stops itself as it hands its document to WeasyPrint
     run = Run(tmp_path, "kit", "bunco", "--players", "Asha,Ben,Chloé,Dev,Emre,Farah,Gita,Hiro", "--group",
-              f"g{uuid.uuid4().hex[:8]}", "--out", str(out))
-    time.sleep(1.0 if point == "planning" else 4.0)
+              f"g{uuid.uuid4().hex[:8]}", "--out", str(out),
+              step="generator.render.pdf:html_to_pdf" if point == "rendering" else "none")
+    _wait("the kit to start", run.started if point == "planning" else run.stopped_itself, 300)
     try:
         code, err = run.signal(signum)
     finally:
         run.kill()
-    if code == 0:  # finished before the signal came: nothing to test at this point on this machine
-        pytest.skip("the kit was made before the signal")
     if signum != signal.SIGKILL:
         assert err.splitlines()[-1] == _message(signum), err
     _after(run, signum, code, err, out=out)
