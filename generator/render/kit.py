@@ -12,7 +12,7 @@ from generator.core.errors import InputError, Problem
 from generator.i18n.translate import COMMON_DOMAIN, Translator
 from generator.edition.sheets import SheetOptions
 from generator.render.html import card_table_label, environment, house_rules_box, locale_globals, model_text, rules_in_force
-from generator.render.sheets import quick_reference
+from generator.render.sheets import kind_of, quick_reference, sheet_class
 
 _BODY = re.compile(r'<body class="([^"]*)">\n?(.*)</body>', re.S)
 _MAIN = re.compile(r"<(/?)main\b")
@@ -90,7 +90,8 @@ def kit_document(edition, tr: Translator, opts: SheetOptions, parts: list[dict],
     date = tr.digits(format_date(opts.date, "long", locale=tr.code)) if opts.date else ""
     return environment().get_template("kit.html.j2").render(
         **g, title=title, description=title, author=model.author, published=model.published.isoformat(),
-        body_class=f"sheet kit game-{model.game}", game=model.game, rules=edition.rules, values=edition.values,
+        body_class=sheet_class("kit", model.game), game=model.game, rules=edition.rules, values=edition.values,
+        style_kinds=tuple(dict.fromkeys(kind_of(view["body_class"]) for view in views)),  # each part's own CSS
         rules_in_force=rules_in_force(edition), game_name=name, group=opts.group, date=date,
         players=players, tables=tables, ghost=ghost, show_tables=show_tables, parts=views,
         house_rules=house_rules_box(edition, tr))

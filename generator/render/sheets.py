@@ -26,10 +26,19 @@ def render_sheet(template: str, edition, tr: Translator, title_msgid: str, kind:
     model = edition.model
     html = environment().get_template(template).render(
         **g, title=title.striptags(), description=title.striptags(), author=model.author,
-        published=model.published.isoformat(), body_class=f"sheet {kind} game-{model.game}",
+        published=model.published.isoformat(), body_class=sheet_class(kind, model.game), style_kinds=(kind,),
         rules=edition.rules, values=edition.values, rules_in_force=rules_in_force(edition), game=model.game,
         **context)
     return html
+
+
+def sheet_class(kind: str, game: str) -> str:
+    """A sheet document's body class: its kind and its game (`kind_of` reads the kind back)."""
+    return f"sheet {kind} game-{game}"
+
+
+def kind_of(body_class: str) -> str:
+    return body_class.split()[1]
 
 
 def stake_text(tr: Translator, opts: SheetOptions) -> str:

@@ -3,7 +3,7 @@
 After each: no process of the run is alive (its process group, read from /proc), the port is free,
 the output's lock is free, the run's temporary folder is gone (a run killed outright leaves it to the
 next run, which removes it), and a build stopped before its swap left the previous output as it was.
-The whole matrix is `@pytest.mark.full` (`make test-full`); a few representative cases run always.
+The module is one of conftest's HEAVY_MODULES: it runs in `make test-full`, which CI runs after `make test`.
 """
 
 from __future__ import annotations
@@ -253,13 +253,10 @@ def _next_build_sweeps(run: Run, out: Path) -> None:
 
 
 BUILD_POINTS = ("planning", "rendering", "swap")
-ALWAYS = {("build", "TERM", "rendering"), ("build", "KILL", "rendering"), ("build", "HUP", "swap"),
-          ("serve", "TERM", "rebuilding"), ("kit", "INT", "rendering")}
 
 
 def _cases(command: str, points: tuple[str, ...]) -> list:
-    return [pytest.param(name, point, marks=() if (command, name, point) in ALWAYS else (pytest.mark.full,),
-                         id=f"{name}-{point}") for name in SIGNALS for point in points]
+    return [pytest.param(name, point, id=f"{name}-{point}") for name in SIGNALS for point in points]
 
 
 @pytest.mark.parametrize("name, point", _cases("build", BUILD_POINTS))

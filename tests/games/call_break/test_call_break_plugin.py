@@ -47,6 +47,15 @@ def test_score_sheet_one_per_table(tmp_path):
     assert '<span class="table-label">Table 2</span>' in html
 
 
+def test_each_kind_carries_its_own_styles_only(tmp_path):
+    """The score sheet's styles (score-sheet.css) go in its head and in the kit's, not in the card's."""
+    _build(tmp_path / "out", "--locales", "en", "--kinds", "score-sheet", "quick-reference", "--formats", "html",
+           "--tables", "1")
+    folder = tmp_path / "out/en/call-break"
+    assert ".cb-scores {" in (folder / "score-sheet-table-1.html").read_text(encoding="utf-8")
+    assert ".cb-scores" not in (folder / "quick-reference.html").read_text(encoding="utf-8")
+
+
 def test_overtrick_points_zero_from_the_command_line(tmp_path):
     entries = _build(tmp_path / "out", "--locales", "en", "--kinds", "rulebook", "score-sheet", "--formats", "html",
                      "--tables", "1", "--rule", "call-break.overtrick_points=0")
