@@ -47,19 +47,29 @@ def main(argv: list[str] | None = None) -> int:
 
     lifecycle.start()  # first: a signal from here on ends the run with its one line
     try:
-        _plain_streams()
         return _main(argv)
     finally:
         lifecycle.finish()
 
 
 def _plain_streams() -> None:
-    """Output that a terminal or pipe cannot encode (PYTHONIOENCODING=ascii) is escaped, never an error."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(errors="backslashreplace")
-        except (AttributeError, ValueError):  # replaced by a test harness
-            pass
+    """Output that a terminal or pipe cannot encode (PYTHONIOENCODING=ascii) is escaped, never an error.
+
+    Signals wait until both streams are reconfigured: a Ctrl-C raised half-way through left stderr
+    unusable ("lost sys.stderr") for the very line that reports it."""
+    import signal
+
+    from generator.core.lifecycle import SIGNALS
+
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (AttributeError, ValueError):  # replaced by a test harness
+                pass
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def say(line: str, file=None) -> None:
@@ -72,6 +82,7 @@ def _main(argv: list[str] | None) -> int:
     from generator.core import lifecycle
 
     try:
+        _plain_streams()
         return _command(parser().parse_args(argv))
     except RulesheetsError as exc:
         for line in str(exc).splitlines():

@@ -8,6 +8,9 @@
   the signals its parent handles, and the parent kills its pools when it stops.
 - A forked child never keeps a file descriptor registered with `keep_from_children` (the output
   lock), so a worker can never hold the lock of the build that started it.
+- A signal that comes while a worker is forked is recorded, not raised: raised there, logging's
+  at-fork hook would print it as "Exception ignored" and drop it. Recorded signals (and any whose
+  exception another callback dropped) are raised by `stop_if_signalled` where the run moves forward.
 - A signal that comes once the command has returned (while `finish` cleans up, or at interpreter
   exit) is recorded and no longer raised: the work is done, and an exception raised there would be
   printed as "Exception ignored" by whatever callback it lands in (a weakref's, a finalizer's).
@@ -54,6 +57,8 @@ _run_folder: Path | None = None
 _folder_owner: int | None = None
 #: True from the moment `finish` begins: see the module's docstring.
 _late = False
+#: True while this process forks a worker: its at-fork hooks (logging's) would drop an exception.
+_forking = False
 
 
 def signal_name(signum: int) -> str:
@@ -71,8 +76,17 @@ def _on_signal(signum, frame) -> None:
     if os.getpid() != _main_pid:  # a forked child before its initializer ran: just go
         os._exit(128 + signum)
     received = signum
-    if not _late:
+    if not _late and not _forking:  # while forking: stop_if_signalled raises it once the fork is done
         raise Stopped(signum)
+
+
+def stop_if_signalled() -> None:
+    """Raise `Stopped` for a signal received earlier whose exception never reached the run: raised inside
+    a callback that reports and drops exceptions (seen in logging's at-fork hook, as a worker was forked),
+    it was printed as "Exception ignored" and the build went on. Called where a run moves forward: as
+    each PDF comes back, and before the output is swapped in."""
+    if received is not None and not _late:
+        raise Stopped(received)
 
 
 def start() -> None:
@@ -193,8 +207,31 @@ def _worker_init(parent: int, then=None) -> None:
         then()
 
 
+def _fork_begins() -> None:
+    global _forking
+    _forking = True
+
+
+def _fork_ends() -> None:
+    global _forking
+    _forking = False
+
+
+_fork_hooks = False
+
+
+def _watch_forks() -> None:
+    """Mark the time a fork takes (see `_on_signal`). Registered once, when the first pool is made: hooks
+    registered earlier (logging's) then run inside ours, before runs first and after-in-parent last."""
+    global _fork_hooks
+    if not _fork_hooks and hasattr(os, "register_at_fork"):
+        os.register_at_fork(before=_fork_begins, after_in_parent=_fork_ends, after_in_child=_fork_ends)
+        _fork_hooks = True
+
+
 def pool(workers: int, initializer=None) -> ProcessPoolExecutor:
     """A process pool whose workers die with this process; `kill_pool` ends it at once."""
+    _watch_forks()
     made = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(os.getpid(), initializer))
     _pools.add(made)
     return made

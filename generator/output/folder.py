@@ -462,6 +462,7 @@ def write_output(out: Path, name: str, files: dict[str, bytes], entries: list[di
              "kit": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(kit.items())}}
     manifest_bytes = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     state["files"][MANIFEST] = hashlib.sha256(manifest_bytes).hexdigest()
+    lifecycle.stop_if_signalled()
     try:
         new.mkdir()
         for rel, data in {**files, **kit}.items():

@@ -429,10 +429,12 @@ def _run_pdf_jobs(jobs: list, workers: int, done) -> list:
     if len(jobs) <= 2:
         for i, job in enumerate(jobs):
             out.append(_pdf_job(job))
+            lifecycle.stop_if_signalled()
             done(i, out[-1])
         return out
     with lifecycle.worker_pool(min(workers, len(jobs))) as pool:
         for i, result in enumerate(pool.map(_pdf_job, jobs, chunksize=1)):
+            lifecycle.stop_if_signalled()
             out.append(result)
             done(i, result)
     return out

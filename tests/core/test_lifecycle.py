@@ -69,3 +69,27 @@ def test_the_next_run_starts_afresh(own_handlers):
             _a_few_bytecodes()
     finally:
         lifecycle.finish()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped Stopped, as intended
+def test_a_signal_a_callback_swallowed_still_stops_the_run(own_handlers):
+    """Raised inside a callback that drops exceptions (here a weakref's; in a build, logging's at-fork hook
+    as a worker was forked), Stopped never reaches the run: the next step forward raises it again."""
+    import weakref
+
+    class Thing:
+        pass
+
+    lifecycle.start()
+    try:
+        thing = Thing()
+        ref = weakref.ref(thing, lambda _: (os.kill(os.getpid(), signal.SIGTERM), _a_few_bytecodes()))
+        del thing  # the callback runs (ref stays alive for it), the signal's Stopped is printed as "Exception ignored" and dropped
+        _a_few_bytecodes()
+        assert ref() is None
+        with pytest.raises(lifecycle.Stopped) as stopped:
+            lifecycle.stop_if_signalled()
+        assert stopped.value.signum == signal.SIGTERM
+    finally:
+        lifecycle.finish()
+    lifecycle.stop_if_signalled()  # once the run has ended, nothing to stop

@@ -108,7 +108,8 @@ class Run:
         self.tmp = tmp / "tmp"
         self.tmp.mkdir(exist_ok=True)
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(self.tmp)}
-        self.proc = subprocess.Popen([sys.executable, "-c", *((STOPPER, step) if script is None else (script,)), *args], cwd=ROOT, env=self.env,
+        code = (STOPPER, step) if script is None else (script,)
+        self.proc = subprocess.Popen([sys.executable, "-c", *code, *args], cwd=ROOT, env=self.env,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      start_new_session=True)
 
@@ -200,8 +201,9 @@ def _message(signum: int) -> str:
 
 
 def _pdf_build_args(out: Path) -> list[str]:
-    # A new group name each time: its tally sheet and scorepads are not in the PDF cache, so workers render.
-    return ["build", "--games", "bunco", "--locales", "en", "--kinds", "tally-sheet", "scorepad", "--formats", "pdf",
+    # A new group name each time, printed on every tally sheet: none of the six PDFs is in the cache, so
+    # the workers render them (a build with two or fewer to render does it in its own process).
+    return ["build", "--games", "bunco", "--locales", "en", "fr", "hi", "--kinds", "tally-sheet", "--formats", "pdf",
             "--papers", "a4", "letter", "--jobs", "2", "--group", f"g{uuid.uuid4().hex[:8]}", "--out", str(out)]
 
 
