@@ -34,14 +34,23 @@ new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadR
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    #: Seconds each .woff2 answer is held back (each request in a thread of its own: they wait together).
+    font_delay = 0.0
+
+    def do_GET(self):
+        if self.path.split("?")[0].endswith(".woff2") and self.font_delay:
+            time.sleep(self.font_delay)
+        super().do_GET()
+
     def log_message(self, *args):
         pass
 
 
 @contextmanager
-def serve(folder: Path):
-    """http://127.0.0.1:PORT/ serving folder, for as long as the block runs."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+def serve(folder: Path, font_delay: float = 0.0):
+    """http://127.0.0.1:PORT/ serving folder, its fonts `font_delay` seconds late, for as long as the block runs."""
+    handler = type("_Held", (_Quiet,), {"font_delay": font_delay})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -74,15 +83,10 @@ def browser():
                 b.close()
 
 
-def layout_shift(b, url: str, delay: float = 0.6, width: int = 412, height: int = 900) -> float:
-    """The page's CLS with the fonts `delay` seconds late, at a phone's width by default (text wraps most there)."""
+def layout_shift(b, url: str, width: int = 412, height: int = 900) -> float:
+    """The page's CLS as served (`serve` holds the fonts back), at a phone's width by default (text wraps most there)."""
     page = b.new_page(viewport={"width": width, "height": height})
     try:
-        def late(route):
-            time.sleep(delay)
-            route.continue_()
-
-        page.route("**/*.woff2", late)
         page.add_init_script(OBSERVER)
         page.goto(url, wait_until="load")
         page.evaluate("document.fonts.ready.then(() => true)")
@@ -93,8 +97,9 @@ def layout_shift(b, url: str, delay: float = 0.6, width: int = 412, height: int 
         page.close()
 
 
-def measure(site: Path, pages: list[str], **kw) -> dict[str, float]:
-    with serve(site) as root, browser() as b:
+def measure(site: Path, pages: list[str], delay: float = 0.6, **kw) -> dict[str, float]:
+    """CLS of each page with its web fonts `delay` seconds late."""
+    with serve(site, font_delay=delay) as root, browser() as b:
         return {rel: layout_shift(b, root + rel, **kw) for rel in pages}
 
 
