@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,8 +38,10 @@ def parse(text: str) -> ast.Expression:
     if len(text) > MAX_LENGTH:
         raise ExprError(f"an expression is at most {MAX_LENGTH} characters")
     try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError:
+        with warnings.catch_warnings():  # Python's own warnings ("1if x": invalid decimal literal) are refusals
+            warnings.simplefilter("error", SyntaxWarning)
+            tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, SyntaxWarning):
         raise ExprError(f"'{text}' is not a valid expression") from None
     for node in ast.walk(tree):
         if not isinstance(node, (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub,

@@ -76,3 +76,14 @@ def test_what_cannot_be_computed_is_one_expr_error(text, cause):
 def test_names():
     assert names("rounds >= 4 and (wipeout or stake in targets)") == {"rounds", "wipeout", "stake", "targets"}
     assert names("1 + 2") == set()
+
+
+@pytest.mark.parametrize("text", ["1if wipeout else 2", "0x", "3in (1, 2)"])
+def test_what_python_only_warns_about_is_refused_without_a_warning(text):
+    """Python parses these with a SyntaxWarning printed to the terminal: here they are one ExprError."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ExprError, match="is not a valid expression"):
+            parse(text)
