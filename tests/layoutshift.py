@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -21,9 +18,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, fonts_only
+
 #: The system fonts of the measuring browser: what a Linux visitor without Noto has.
 SYSTEM_FONTS = ("DejaVu Sans", "DejaVu Sans:bold", "DejaVu Sans Mono")
 OBSERVER = """
@@ -66,15 +62,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="cls-fonts-") as tmp:
-        fc = Path(tmp)
-        (fc / "fonts").mkdir()
-        for pattern in SYSTEM_FONTS:
-            found = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True).stdout
-            shutil.copy(found, fc / "fonts")
-        (fc / "fonts.conf").write_text(
-            f'<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
-            f'<dir>{fc / "fonts"}</dir><cachedir>{fc / "cache"}</cachedir></fontconfig>', encoding="utf-8")
-        env = {**os.environ, "FONTCONFIG_FILE": str(fc / "fonts.conf")}
+        env = fonts_only(Path(tmp), SYSTEM_FONTS)
         with sync_playwright() as p:
             b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=env)
             try:

@@ -5,15 +5,14 @@ from __future__ import annotations
 import io
 import os
 import re
-import shutil
-import subprocess
 
 import pytest
 
 from generator.fonts import subset
 from generator.fonts import web as webfonts
 
-from tests.site.test_site import CHROMIUM, CHROMIUM_ARGS, FALLBACK_FONT, PAGES, faces, site  # noqa: F401  (site: a fixture)
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, fonts_only
+from tests.site.test_site import FALLBACK_FONT, PAGES, faces, site  # noqa: F401  (site: a fixture)
 
 #: Words whose vowel signs HarfBuzz splits before shaping (ৌ -> ে + ৗ, ো -> ে + া), with the font set
 #: of the page they appear on: কৌশল and পৌঁছায় on bn/bunco, স্কোর on the language chooser.
@@ -28,16 +27,9 @@ def browsers(tmp_path_factory):
         pytest.fail(f"{CHROMIUM} is needed: run `scripts/setup.sh --test`")
     from playwright.sync_api import sync_playwright
 
-    fc = tmp_path_factory.mktemp("fontconfig")
-    (fc / "fonts").mkdir()
-    mono = subprocess.run(["fc-match", "-f", "%{file}", FALLBACK_FONT], capture_output=True, text=True).stdout
-    shutil.copy(mono, fc / "fonts")
-    (fc / "fonts.conf").write_text(
-        f'<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
-        f'<dir>{fc / "fonts"}</dir><cachedir>{fc / "cache"}</cachedir></fontconfig>', encoding="utf-8")
+    env = fonts_only(tmp_path_factory.mktemp("fontconfig"), [FALLBACK_FONT])
     with sync_playwright() as p:
-        hidden = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                   env={**os.environ, "FONTCONFIG_FILE": str(fc / "fonts.conf")})
+        hidden = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=env)
         system = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield hidden, system
         hidden.close()

@@ -24,6 +24,7 @@ from generator.i18n.translate import discover_locales
 from generator.dev.bench import copy_project
 
 LOCALES = discover_locales()
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, fonts_only
 from tests.conftest import ROOT, documents_per_locale, manifest, run_cli
 
 PAGES = ["index.html", "404.html"] + [f"{c}/index.html" for c in LOCALES] + [f"{c}/{g}/index.html" for c in LOCALES for g in GAMES]
@@ -38,9 +39,6 @@ SHOTS = Path("/tmp/site-shots")
 #: The one system font the browser tests leave Chromium (it needs one to start). Monospace, and
 #: not a family the site serves: any text that falls back to it is caught by name.
 FALLBACK_FONT = "DejaVu Sans Mono"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 #: Each locale's word for the Bunco ghost (locales/*/glossary.toml): found in one section only.
 GHOST = {"en": "ghost", "fr": "fantôme", "hi": "घोस्ट", "ko": "유령", "bn": "ভূত", "ne": "भूत"}
 
@@ -542,14 +540,9 @@ def browser(tmp_path_factory):
     except ImportError:
         pytest.fail("playwright is not installed: pip install -e '.[test]'")
     fc = tmp_path_factory.mktemp("fontconfig")
-    (fc / "fonts").mkdir()
-    mono = subprocess.run(["fc-match", "-f", "%{file}", FALLBACK_FONT], capture_output=True, text=True).stdout
-    assert FALLBACK_FONT.replace(" ", "") in Path(mono).name.replace(" ", ""), mono
-    shutil.copy(mono, fc / "fonts")
-    (fc / "fonts.conf").write_text(
-        f'<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
-        f'<dir>{fc / "fonts"}</dir><cachedir>{fc / "cache"}</cachedir></fontconfig>', encoding="utf-8")
-    env = {**os.environ, "FONTCONFIG_FILE": str(fc / "fonts.conf")}
+    env = fonts_only(fc, [FALLBACK_FONT])
+    mono = [p.name for p in (fc / "fonts").iterdir()]
+    assert [FALLBACK_FONT.replace(" ", "") in name.replace(" ", "") for name in mono] == [True], mono
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=env)
         yield b
