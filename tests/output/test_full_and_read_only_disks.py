@@ -8,6 +8,7 @@ allowed (no root, no CAP_SYS_ADMIN), they are skipped and say why.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import subprocess
 from pathlib import Path
@@ -19,21 +20,25 @@ from tests.conftest import run_main
 pytestmark = pytest.mark.full
 
 
-def _mount(point: Path, *options: str) -> None:
+@contextlib.contextmanager
+def _mounted(point: Path, *options: str):
+    """A tmpfs at `point` with these mount options, for as long as the block runs."""
     point.mkdir(parents=True, exist_ok=True)
     r = subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(options), "tmpfs", str(point)], capture_output=True,
                        text=True)
     if r.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {r.stderr.strip()}")
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", "-l", str(point)], check=False)
 
 
 @pytest.fixture
 def disk(tmp_path):
-    """A 4 MB file system of its own at tmp_path/disk; `fill()` uses up its free space."""
-    point = tmp_path / "disk"
-    _mount(point, "size=4m")
-    yield point
-    subprocess.run(["umount", "-l", str(point)], check=False)
+    """A 4 MB file system of its own at tmp_path/disk; `_fill` uses up its free space."""
+    with _mounted(tmp_path / "disk", "size=4m") as point:
+        yield point
 
 
 def _fill(point: Path) -> None:
@@ -82,11 +87,7 @@ def test_a_kit_onto_a_full_disk_leaves_no_part_of_a_pdf(disk):
 
 
 def test_a_build_onto_a_read_only_file_system(tmp_path):
-    point = tmp_path / "ro"
-    _mount(point, "size=1m", "ro")
-    try:
+    with _mounted(tmp_path / "ro", "size=1m", "ro") as point:
         r = run_main(*BUILD, "--out", str(point / "out"))
         _one_line(r, f"--out {point / 'out'}", "Read-only file system")
         assert list(point.iterdir()) == []
-    finally:
-        subprocess.run(["umount", "-l", str(point)], check=False)
