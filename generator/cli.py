@@ -45,7 +45,6 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     from generator.core import lifecycle
 
-    lifecycle.start()  # first: a signal from here on ends the run with its one line
     try:
         return _main(argv)
     finally:
@@ -82,6 +81,7 @@ def _main(argv: list[str] | None) -> int:
     from generator.core import lifecycle
 
     try:
+        lifecycle.start()  # first: a signal from here on ends the run with its one line (even one during start)
         _plain_streams()
         return _command(parser().parse_args(argv))
     except RulesheetsError as exc:
@@ -90,8 +90,7 @@ def _main(argv: list[str] | None) -> int:
         return exc.exit_code
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: the output was left as it was
         code = lifecycle.exit_code(exc)
-        how = "interrupted" if code == 128 + 2 else f"stopped by {lifecycle.signal_name(code - 128)}"
-        print(f"rulesheets: {how}; nothing was left half-written", file=sys.stderr)
+        print(lifecycle.stopped_line(code - 128), file=sys.stderr)
         return code
     except BrokenPipeError:  # `rulesheets rules | head -1`: the reader has all it wanted
         import os

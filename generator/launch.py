@@ -21,14 +21,20 @@ def _early(signum, frame) -> None:
     raise _Early(signum)
 
 
+#: lifecycle.SIGNALS, before that module (and what it imports) is loaded.
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 def main() -> int:
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for signum in SIGNALS:
         signal.signal(signum, _early)
     try:
         from generator.cli import main as run
     except _Early as exc:
-        how = "interrupted" if exc.signum == signal.SIGINT else f"stopped by {signal.Signals(exc.signum).name}"
-        print(f"rulesheets: {how}; nothing was left half-written", file=sys.stderr)
+        signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)  # the line's own import is not to be cut short
+        from generator.core.lifecycle import stopped_line
+
+        print(stopped_line(exc.signum), file=sys.stderr)
         return 128 + exc.signum
     return run()
 

@@ -303,6 +303,7 @@ def _rebuild(preview, state: State, change, what: str = "") -> None:
     start = time.perf_counter()
     try:
         stages = preview.build_all() if change is None else preview.apply(change)
+        lifecycle.stop_if_signalled()  # one that came while a worker (PDF or fonts) was forked
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # a preview shows every failure and keeps serving the last good build

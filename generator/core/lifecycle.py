@@ -65,6 +65,12 @@ def signal_name(signum: int) -> str:
     return signal.Signals(signum).name
 
 
+def stopped_line(signum: int) -> str:
+    """The one line a build, kit or check ends with when a signal stops it."""
+    how = "interrupted" if signum == signal.SIGINT else f"stopped by {signal_name(signum)}"
+    return f"rulesheets: {how}; nothing was left half-written"
+
+
 def exit_code(exc: BaseException | None = None) -> int:
     """128 + the signal that stopped the run (SIGINT when none was recorded: a plain Ctrl-C)."""
     signum = getattr(exc, "signum", None) or received or signal.SIGINT
@@ -84,9 +90,17 @@ def stop_if_signalled() -> None:
     """Raise `Stopped` for a signal received earlier whose exception never reached the run: raised inside
     a callback that reports and drops exceptions (seen in logging's at-fork hook, as a worker was forked),
     it was printed as "Exception ignored" and the build went on. Called where a run moves forward: as
-    each PDF comes back, and before the output is swapped in."""
+    each PDF comes back (`checked`), and before the output is swapped in."""
     if received is not None and not _late:
         raise Stopped(received)
+
+
+def checked(results):
+    """Each of `results` (a pool's map), after `stop_if_signalled`: the step forward of a run that waits
+    on its workers, where a signal that came while one of them was forked is raised."""
+    for result in results:
+        stop_if_signalled()
+        yield result
 
 
 def start() -> None:

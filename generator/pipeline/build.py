@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -426,15 +427,10 @@ def _run_pdf_jobs(jobs: list, workers: int, done) -> list:
     out = []
     # Even with one worker, a full build renders in a child process: WeasyPrint's heap (about
     # 130 MB after a hundred documents) then never adds to the site stage's peak in this one.
-    if len(jobs) <= 2:
-        for i, job in enumerate(jobs):
-            out.append(_pdf_job(job))
-            lifecycle.stop_if_signalled()
-            done(i, out[-1])
-        return out
-    with lifecycle.worker_pool(min(workers, len(jobs))) as pool:
-        for i, result in enumerate(pool.map(_pdf_job, jobs, chunksize=1)):
-            lifecycle.stop_if_signalled()
+    # Two jobs or fewer are rendered here: a pool would cost more than it saves.
+    with lifecycle.worker_pool(min(workers, len(jobs))) if len(jobs) > 2 else contextlib.nullcontext() as pool:
+        results = map(_pdf_job, jobs) if pool is None else pool.map(_pdf_job, jobs, chunksize=1)
+        for i, result in enumerate(lifecycle.checked(results)):
             out.append(result)
             done(i, result)
     return out

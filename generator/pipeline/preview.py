@@ -202,7 +202,7 @@ class Preview:
         keys = sorted(todo, key=lambda k: -len(todo[k][0]))
         jobs = [todo[k] for k in keys]
         results = self.pool.map(_pdf_job, jobs) if self.pool is not None and len(jobs) > 1 else map(_pdf_job, jobs)
-        for k, result in zip(keys, results):
+        for k, result in zip(keys, lifecycle.checked(results)):
             self.pdfs.put(k, *result)
         for art, k in wanted:
             data, pages = self.pdfs.get(k)

@@ -132,7 +132,14 @@ class Run:
         _, err = self.proc.communicate(timeout=120)
         return self.proc.returncode, err
 
+    def __enter__(self) -> "Run":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.kill()
+
     def kill(self) -> None:
+        """Whatever happened (a wait that gave up too): no process of the run outlives the test."""
         if self.proc.poll() is None:
             for pid in self.processes():
                 with contextlib.suppress(ProcessLookupError):
@@ -174,8 +181,11 @@ def _free_port() -> int:
 
 
 def _after(run: Run, signum: int, code: int, err: str, out: Path | None = None, port: int | None = None) -> None:
-    """What every stopped run must leave: see the module's docstring."""
+    """What every stopped run must leave: see the module's docstring. A build or kit (no port) ends with
+    its one line; serve's last line is checked by its test."""
     assert "Traceback" not in err, err
+    if port is None and signum != signal.SIGKILL:
+        assert err.splitlines()[-1:] == [_message(signum)], err
     if signum == signal.SIGKILL:
         assert code == -signal.SIGKILL
     elif not (port and signum == signal.SIGINT):  # Ctrl-C is how serve is stopped: exit 0
@@ -216,21 +226,20 @@ def _build_case(tmp_path: Path, name: str, point: str) -> None:
     if point == "swap":  # a previous output, then a build stopped just before its swap
         _html_build(out, {**os.environ, "PYTHONPATH": str(ROOT)})
         before = _tree(out)
-        run = Run(tmp_path, "build", "--games", "bunco", "--locales", "en", "--formats", "html",
-                  "--group", "another", "--out", str(out), step="marked")
-        _wait("the build to reach its swap", run.stopped_itself, 300)
+        args, step = ("build", "--games", "bunco", "--locales", "en", "--formats", "html",
+                      "--group", "another", "--out", str(out)), "marked"
+    elif point == "starting":  # the handlers are in place; the run's temporary folder is not made yet
+        args, step = _pdf_build_args(out), "generator.core.lifecycle:_sweep_dead_runs"
     else:
-        run = Run(tmp_path, *_pdf_build_args(out))
-        if point == "planning":  # reading the models and planning the work
+        args, step = _pdf_build_args(out), "none"
+    with Run(tmp_path, *args, step=step) as run:
+        if point in ("swap", "starting"):
+            _wait(f"the build to reach its {point} point", run.stopped_itself, 300)
+        elif point == "planning":  # reading the models and planning the work
             _wait("the build to start", run.started)
         else:
             _wait("the PDF workers", run.workers_running)
-    try:
         code, err = run.signal(signum)
-    finally:
-        run.kill()
-    if signum != signal.SIGKILL:
-        assert err.splitlines()[-1] == _message(signum), err
     _after(run, signum, code, err, out=out)
     if before is not None:
         assert _tree(out) == before  # the previous output, untouched
@@ -254,7 +263,7 @@ def _next_build_sweeps(run: Run, out: Path) -> None:
     assert os.listdir(run.tmp) == []
 
 
-BUILD_POINTS = ("planning", "rendering", "swap")
+BUILD_POINTS = ("starting", "planning", "rendering", "swap")
 
 
 def _cases(command: str, points: tuple[str, ...]) -> list:
@@ -271,13 +280,10 @@ def test_stopped_while_importing(tmp_path, name):
     """Before the command line is even imported, the same one line and exit code (generator.launch)."""
     signum = SIGNALS[name]
     out = tmp_path / "out"
-    run = Run(tmp_path, "build", "--games", "bunco", "--locales", "en", "--formats", "html", "--out", str(out),
-              script=IMPORTING)
-    _wait("the command to reach its imports", run.stopped_itself, 120)
-    try:
+    with Run(tmp_path, "build", "--games", "bunco", "--locales", "en", "--formats", "html", "--out", str(out),
+             script=IMPORTING) as run:
+        _wait("the command to reach its imports", run.stopped_itself, 120)
         code, err = run.signal(signum)
-    finally:
-        run.kill()
     assert err.splitlines() == [_message(signum)], err
     assert code == 128 + signum
     assert not out.exists()
@@ -291,16 +297,11 @@ def test_kit_stopped(tmp_path, name, point):
     signum = SIGNALS[name]
     out = tmp_path / "kit"
     # "rendering": the kit stops itself as it hands its document to WeasyPrint
-    run = Run(tmp_path, "kit", "bunco", "--players", "Asha,Ben,Chloé,Dev,Emre,Farah,Gita,Hiro", "--group",
-              f"g{uuid.uuid4().hex[:8]}", "--out", str(out),
-              step="generator.render.pdf:html_to_pdf" if point == "rendering" else "none")
-    _wait("the kit to start", run.started if point == "planning" else run.stopped_itself, 300)
-    try:
+    with Run(tmp_path, "kit", "bunco", "--players", "Asha,Ben,Chloé,Dev,Emre,Farah,Gita,Hiro", "--group",
+             f"g{uuid.uuid4().hex[:8]}", "--out", str(out),
+             step="generator.render.pdf:html_to_pdf" if point == "rendering" else "none") as run:
+        _wait("the kit to start", run.started if point == "planning" else run.stopped_itself, 300)
         code, err = run.signal(signum)
-    finally:
-        run.kill()
-    if signum != signal.SIGKILL:
-        assert err.splitlines()[-1] == _message(signum), err
     _after(run, signum, code, err, out=out)
     assert not out.exists() or sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) in ([], [
         "bunco-en-letter.pdf", "bunco-en.html"])
@@ -313,17 +314,14 @@ def test_serve_stopped(tmp_path, name, point):
     signum = SIGNALS[name]
     port = _free_port()
     out = tmp_path / "preview"
-    run = Run(tmp_path, "serve", "--port", str(port), "--games", "bunco", "--locales", "en", "--kinds", "tally-sheet",
-              "--papers", "a4", "letter", "--group", f"g{uuid.uuid4().hex[:8]}", "--out", str(out))
     state = f"http://127.0.0.1:{port}/__rulesheets__/state"
-    try:
+    with Run(tmp_path, "serve", "--port", str(port), "--games", "bunco", "--locales", "en", "--kinds", "tally-sheet",
+             "--papers", "a4", "letter", "--group", f"g{uuid.uuid4().hex[:8]}", "--out", str(out)) as run:
         if point == "idle":
             _wait("the first build", lambda: json.loads(urllib.request.urlopen(state, timeout=5).read())["generation"])
         else:
             _wait("the PDF workers", run.workers_running)
         code, err = run.signal(signum)
-    finally:
-        run.kill()
     if signum == signal.SIGINT:
         assert code == 0 and err.rstrip().endswith("stopped"), err
     elif signum != signal.SIGKILL:
