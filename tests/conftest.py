@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import compileall
 import hashlib
 import json
 import os
@@ -31,6 +32,12 @@ def copy_sources(dest: Path) -> Path:
             dest.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, dest / name)
     return dest
+
+
+def pytest_sessionstart(session) -> None:
+    """The package's bytecode, once: project copies carry it (`copy_project`), so the hundreds of CLI runs
+    in copies do not each compile sixty modules again (PYTHONDONTWRITEBYTECODE=1 keeps them from saving it)."""
+    compileall.compile_dir(ROOT / "generator", quiet=1)
 
 
 #: Property tests: `make test` runs the costly ones (each example a build, a CLI run or a large document)

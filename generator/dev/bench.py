@@ -18,9 +18,12 @@ from generator.core.paths import PROJECT_DIR
 
 
 def copy_project(dest: Path) -> Path:
-    """The parts of the project a build reads (package, templates, locales), for a build in isolation."""
+    """The parts of the project a build reads (package, templates, locales), for a build in isolation.
+
+    The package's bytecode comes along where there is some (an installed tool has it; a build in a copy
+    should not pay for compiling its own modules); it is checked against each source's time and size."""
     for name in ("generator", "templates", "locales"):
-        shutil.copytree(PROJECT_DIR / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+        shutil.copytree(PROJECT_DIR / name, dest / name, ignore=shutil.ignore_patterns("*.mo"))
     return dest
 
 
