@@ -55,6 +55,19 @@ def test_stop_the_bus_counts_match_closed_forms():
     assert sum(counts.values()) == comb(52, 3) == 22100
 
 
+@pytest.mark.parametrize("ace_low_run", [False, True])
+def test_stop_the_bus_counts_match_every_hand_of_the_deck(ace_low_run):
+    """The count by rank groups against each of the 22,100 hands ranked one by one."""
+    from collections import Counter
+    from itertools import combinations
+
+    from generator.games.stop_the_bus.engine import Rules, hand_rank
+
+    rules = Rules(ace_low_run=ace_low_run)
+    every = Counter(hand_rank(hand, rules=rules).category for hand in combinations(full_deck(), 3))
+    assert stop_the_bus_counts(rules=rules) == {c: every[c] for c in CATEGORIES}
+
+
 def test_stop_the_bus_odds():
     odds = stop_the_bus_odds()
     assert sum(odds.values()) == 1
