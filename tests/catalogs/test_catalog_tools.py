@@ -236,3 +236,32 @@ def test_every_catalog_has_a_complete_header():
         assert headers["Plural-Forms"] == cat.plural_forms and "nplurals=" in headers["Plural-Forms"]
         assert headers["Language-Team"] and "LL@li.org" not in headers["Language-Team"]
         assert "EMAIL@ADDRESS" not in po.read_text(encoding="utf-8").split("msgid", 2)[1]
+
+
+def test_python_strings_skips_only_files_without_a_call():
+    """The quick look for a keyword call never hides a string Babel's extractor would find, in any module."""
+    from babel.messages.extract import extract_from_file
+
+    from generator.catalogs.maintain import COMMON_KEYWORDS, PYTHON_KEYWORDS, python_strings
+
+    sources = sorted((PROJECT_DIR / "generator").glob("**/*.py"))
+    for keywords in (PYTHON_KEYWORDS, {"_": None, **COMMON_KEYWORDS}):
+        found = {p: python_strings(p, keywords) for p in sources}
+        assert found == {p: list(extract_from_file("python", str(p), keywords=keywords)) for p in sources}
+        assert 0 < sum(1 for f in found.values() if f) < len(sources) // 3
+
+
+@pytest.mark.parametrize("code, found", [("_('x')", True), ("_ (\n  # a comment\n  'x')", True),
+                                         ("N_('x')", True), ("common_pgettext('c', 'x')", True),
+                                         ("self._('x')", True), ("IN_('x')", False), ("_x('x')", False),
+                                         ("name_ = 1", False)])
+def test_python_strings_sees_every_way_to_write_a_call(tmp_path, code, found):
+    from babel.messages.extract import extract_from_file
+
+    from generator.catalogs.maintain import COMMON_KEYWORDS, python_strings
+
+    path = tmp_path / "m.py"
+    path.write_text(code + "\n", encoding="utf-8")
+    keywords = {"_": None, "N_": None, **COMMON_KEYWORDS}
+    assert bool(python_strings(path, keywords)) == found
+    assert python_strings(path, keywords) == list(extract_from_file("python", str(path), keywords=keywords))
