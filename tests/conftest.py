@@ -141,7 +141,13 @@ def full_build(tmp_path_factory) -> Path:
         proj = copy_project(folder / "proj")
         result = run_cli(proj, "build")
         assert result.returncode == 0, result.stderr
+        (folder / "stdout.txt").write_text(result.stdout, encoding="utf-8")
     return shared(tmp_path_factory, "full", make) / "proj" / "output"
+
+
+def build_stdout(full_build: Path) -> str:
+    """What the `full_build` printed."""
+    return (full_build.parent.parent / "stdout.txt").read_text(encoding="utf-8")
 
 
 def manifest(out: Path) -> list[dict]:

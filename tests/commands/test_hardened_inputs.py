@@ -10,7 +10,9 @@ import pytest
 from generator.model.loader import load_model
 from generator.model.textunits import split_units
 
-from tests.conftest import copy_of_build, run_cli
+from generator.core.errors import InputError
+
+from tests.conftest import ROOT, copy_of_build, run_cli
 from tests.safety import cli, refused, tree
 from tests.commands.test_bad_input import _edit, _line_of
 from tests.pipeline.test_safe_builds import set_translation
@@ -70,16 +72,31 @@ def test_huge_integer_is_refused(built):
     assert refused(built, *HTML) == f"{BUNCO}:{n}: number with more than 18 digits"
 
 
-@pytest.mark.parametrize("value", ["10000000000000000000000000", "10000000", "-1"])
-def test_facts_are_range_checked(built, value):
-    _edit(built / BUNCO, "    value: 12\n", f"    value: {value}\n")
-    n = _line_of(built / BUNCO, f"    value: {value}")
-    expected = {
-        "10000000000000000000000000": "number with more than 18 digits",
-        "10000000": "facts.usual_players.value: input should be less than or equal to 1000000 (got 10000000)",
-        "-1": "facts.usual_players.value: input should be greater than or equal to 0 (got -1)",
-    }[value]
-    assert refused(built, *HTML) == f"{BUNCO}:{n}: {expected}"
+FACT_LIMITS = {
+    "10000000000000000000000000": "number with more than 18 digits",
+    "10000000": "facts.usual_players.value: input should be less than or equal to 1000000 (got 10000000)",
+    "-1": "facts.usual_players.value: input should be greater than or equal to 0 (got -1)",
+}
+
+
+def test_a_fact_out_of_range_stops_the_build_in_one_line(built):
+    _edit(built / BUNCO, "    value: 12\n", "    value: 10000000\n")
+    n = _line_of(built / BUNCO, "    value: 10000000")
+    assert refused(built, *HTML) == f"{BUNCO}:{n}: {FACT_LIMITS['10000000']}"
+
+
+@pytest.mark.parametrize("value", FACT_LIMITS)
+def test_facts_are_range_checked(tmp_path, value):
+    """Each limit, through the loader the build calls (the line above shows the build's own report)."""
+    folder = tmp_path / "bunco"
+    folder.mkdir()
+    model = folder / "model.yaml"
+    model.write_text((ROOT / BUNCO).read_text(encoding="utf-8").replace("    value: 12\n", f"    value: {value}\n", 1),
+                     encoding="utf-8")
+    with pytest.raises(InputError) as refusal:
+        load_model("bunco", games_dir=tmp_path)
+    assert [(p.line, p.message) for p in refusal.value.problems] == [
+        (_line_of(model, f"    value: {value}"), FACT_LIMITS[value])]
 
 
 def test_invalid_published_date(built):
@@ -109,20 +126,37 @@ def test_non_utf8_model_names_the_line(built):
 PLURAL = 'Plural-Forms: nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;'
 
 
-@pytest.mark.parametrize("rule, problem", [
-    ("nplurals=3; plural=n/(n-1);", "plural='n/(n-1)' divides by zero for n = 1"),
-    ("nplurals=3; plural=n % 0;", "plural='n % 0' divides by zero for n = 0"),
-    ("nplurals=3; plural=exit(1);", "plural='exit(1)' is not an expression of n (only numbers, n and C operators)"),
-    ("nplurals=3; plural=__import__('os').system('x');",
-     "plural=\"__import__('os').system('x')\" is not an expression of n (only numbers, n and C operators)"),
-    ("nplurals=3; plural=n;", "plural='n' gives form 3 for n = 3, but nplurals=3"),
-    ("nplurals=9; plural=0;", "nplurals=9 must be between 1 and 6"),
-])
-def test_bad_plural_forms(built, rule, problem):
+PLURAL_RULES = {
+    "nplurals=3; plural=n/(n-1);": "plural='n/(n-1)' divides by zero for n = 1",
+    "nplurals=3; plural=n % 0;": "plural='n % 0' divides by zero for n = 0",
+    "nplurals=3; plural=exit(1);": "plural='exit(1)' is not an expression of n (only numbers, n and C operators)",
+    "nplurals=3; plural=__import__('os').system('x');":
+        "plural=\"__import__('os').system('x')\" is not an expression of n (only numbers, n and C operators)",
+    "nplurals=3; plural=n;": "plural='n' gives form 3 for n = 3, but nplurals=3",
+    "nplurals=9; plural=0;": "nplurals=9 must be between 1 and 6",
+}
+
+
+def test_a_bad_plural_rule_stops_the_build_in_one_line(built):
     po = built / "locales/fr/LC_MESSAGES/common.po"
-    _edit(po, PLURAL, f"Plural-Forms: {rule}")
+    _edit(po, PLURAL, "Plural-Forms: nplurals=3; plural=exit(1);")
     n = _line_of(po, "Plural-Forms:")
-    assert refused(built, *FR) == f"locales/fr/LC_MESSAGES/common.po:{n}: Plural-Forms: {problem}"
+    assert refused(built, *FR) == (f"locales/fr/LC_MESSAGES/common.po:{n}: Plural-Forms: "
+                                   f"{PLURAL_RULES['nplurals=3; plural=exit(1);']}")
+
+
+@pytest.mark.parametrize("rule", PLURAL_RULES)
+def test_bad_plural_forms(tmp_path, rule):
+    """Each unsafe or impossible rule, through the reader every catalog goes through."""
+    from generator.i18n.translate import read_catalog
+
+    po = tmp_path / "common.po"
+    po.write_text((ROOT / "locales/fr/LC_MESSAGES/common.po").read_text(encoding="utf-8").replace(
+        PLURAL, f"Plural-Forms: {rule}"), encoding="utf-8")
+    with pytest.raises(InputError) as refusal:
+        read_catalog(po, "fr")
+    assert [(p.line, p.message) for p in refusal.value.problems] == [
+        (_line_of(po, "Plural-Forms:"), f"Plural-Forms: {PLURAL_RULES[rule]}")]
 
 
 def test_missing_plural_form_is_marked_and_fails_strict(built):
@@ -145,13 +179,30 @@ def test_missing_plural_form_is_marked_and_fails_strict(built):
     assert r.returncode == 1 and "missing translation" in r.stderr and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("value", ["inf", "nan", "1e308", "-3", "0"])
-def test_stake_in_locale_toml(built, value):
+def _stake_refusal(value: str) -> str:
+    return f"stake must be a finite amount more than 0 and at most 1,000,000, not {float(value) if value not in ('-3', '0') else int(value)}"
+
+
+def test_a_bad_stake_in_locale_toml_stops_the_build_in_one_line(built):
     toml = built / "locales/fr/locale.toml"
-    _edit(toml, "stake = 1", f"stake = {value}")
+    _edit(toml, "stake = 1", "stake = inf")
     n = _line_of(toml, "stake =")
-    assert refused(built, *FR) == (f"locales/fr/locale.toml:{n}: stake must be a finite amount more than 0 "
-                                   f"and at most 1,000,000, not {float(value) if value != '-3' and value != '0' else int(value)}")
+    assert refused(built, *FR) == f"locales/fr/locale.toml:{n}: {_stake_refusal('inf')}"
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e308", "-3", "0"])
+def test_stake_in_locale_toml(tmp_path, value):
+    """Each impossible stake, through the reader of locale.toml the build calls."""
+    from generator.i18n.translate import load_locale_config
+
+    toml = tmp_path / "fr" / "locale.toml"
+    toml.parent.mkdir()
+    text = (ROOT / "locales/fr/locale.toml").read_text(encoding="utf-8")
+    assert "stake = 1\n" in text
+    toml.write_text(text.replace("stake = 1\n", f"stake = {value}\n"), encoding="utf-8")
+    with pytest.raises(InputError) as refusal:
+        load_locale_config("fr", locales_dir=tmp_path)
+    assert [(p.line, p.message) for p in refusal.value.problems] == [(_line_of(toml, "stake ="), _stake_refusal(value))]
 
 
 @pytest.mark.parametrize("value, message", [
