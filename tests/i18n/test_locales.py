@@ -35,7 +35,8 @@ def test_draft_locale_from_init_builds_with_english_fallback_and_joins_the_site(
         p.name.replace(".pot", ".po") for p in (project / "locales").glob("*.pot"))
 
     # --strict holds the complete locales to completeness, not the draft (two games: a dice and a card game).
-    r = run_cli(project, "build", "--strict", "--formats", "html", "--games", "bunco", "tonk")
+    r = run_cli(project, "build", "--strict", "--formats", "html", "--games", "bunco", "tonk",
+                "--locales", "en", "fr", "es-MX")
     assert r.returncode == 0, r.stderr
     out = project / "output"
     rulebook = (out / "es-MX/bunco/rulebook.html").read_text(encoding="utf-8")
