@@ -253,8 +253,8 @@ def test_a_site_build_shows_the_project_files_logo(tmp_path):
 
     (tmp_path / "club").mkdir()
     (tmp_path / "club" / "badge.svg").write_text(SVG, encoding="utf-8")
-    (tmp_path / "club" / PROJECT_FILE).write_text('formats = ["html"]\nsite_logo = "badge.svg"\nout = "site-out"\n',
-                                                  encoding="utf-8")
+    (tmp_path / "club" / PROJECT_FILE).write_text('formats = ["html"]\nsite_logo = "badge.svg"\nout = "site-out"\n'
+                                                  'games = ["tonk"]\nlocales = ["en", "ko"]\n', encoding="utf-8")
     r = cli(ROOT, "build", "--config", "club/rulesheets.toml", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     site = tmp_path / "club" / "site-out" / "site"
