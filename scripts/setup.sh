@@ -40,7 +40,10 @@ if [[ ! -x .venv/bin/python ]]; then
 fi
 if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
   echo "setup: installing the package and its dependencies into .venv"
-  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  # An editable install of a pyproject package needs pip 21.3 (PEP 660); only an older pip is upgraded.
+  if ! .venv/bin/python -c 'import sys, pip; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))'; then
+    .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  fi
   .venv/bin/python -m pip install -q -e '.[test]'
   echo "$want" > "$stamp"
 fi
