@@ -24,15 +24,19 @@ build: setup
 check: setup
 	$(BIN)/rulesheets check $(ARGS)
 
+# Python and pytest keep their bytecode (and pytest its rewritten test modules) even where the environment
+# says PYTHONDONTWRITEBYTECODE: each worker would otherwise compile them all again on every run.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
+
 # The everyday loop: both cores, the exhaustive sweeps left out (under 3 minutes on 2 cores).
 test: setup-test
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not full" $(ARGS)
+	$(PYTEST) -q -n 2 --dist loadfile -m "not full" $(ARGS)
 
 # Everything `make test` leaves out: every PDF of full builds, sweeps over house rules and sizes,
 # the wheel in a fresh environment, signal injection, three PDF readers; and the costly property tests
 # again at full strength (`make test` runs them with a fifth of their examples). CI runs it after `make test`.
 test-full: setup-test
-	HYPOTHESIS_PROFILE=full $(BIN)/python -m pytest -q -n 2 --dist loadfile -m "full or hypothesis" $(ARGS)
+	HYPOTHESIS_PROFILE=full $(PYTEST) -q -n 2 --dist loadfile -m "full or hypothesis" $(ARGS)
 
 # Regenerate the golden HTML snapshots after an intended change to the rendered HTML.
 golden: setup

@@ -16,7 +16,9 @@ from generator.render.html import table_label
 from generator.edition.editions import make_edition
 from generator.edition.sheets import SheetOptions
 
-PREP = prepare(Options(formats=("html",)))
+from tests.lazy import Lazy
+
+PREP = Lazy(lambda: prepare(Options(formats=("html",))))
 
 
 def edition(game: str, **house):

@@ -6,10 +6,13 @@ import html as htmllib
 import re
 import tomllib
 import unicodedata
+from collections.abc import Iterator, Mapping
+from functools import cache
 
 import pytest
 
 from generator import GAMES
+from generator.core.registry import GAMES as REGISTRY
 from generator.pipeline.build import Options, check, prepare, render_html
 from generator.catalogs.maintain import DOMAINS, status
 from generator.i18n.translate import (LOCALES_DIR, SOURCE_LOCALE, catalog_path, discover_locales, draft_locales, load_locale_config, placeholder_problems, read_catalog)
@@ -36,7 +39,38 @@ SCRIPT = {code: _script(code) for code in TRANSLATED if _script(code)}
 NATIVE_DIGITS = tuple(c for c in TRANSLATED if load_locale_config(c).digits != "latn")
 
 _OPTS = Options(formats=("html",), strict=True)
-DOCS = render_html(prepare(Options(formats=("html",))), Options(formats=("html",)))
+
+
+class _Documents(Mapping):
+    """Every HTML document of a default build, by (game, locale, kind, table).
+
+    The keys, which parametrize the tests, come from the registry; the documents are rendered once, when a
+    test first reads one. Collecting the tests (in every xdist worker) renders nothing."""
+
+    def __init__(self, opts: Options):
+        self._opts, self._docs = opts, None
+        tables = range(1, opts.sheets.tables + 1)
+        self._keys = [(game, code, kind, table) for code in discover_locales() for game in GAMES
+                      for kind, per_table in (("rulebook", False), *((s.kind, s.per_table) for s in REGISTRY[game].sheets))
+                      for table in (tables if per_table else (None,))]
+
+    def _rendered(self) -> dict:
+        if self._docs is None:
+            self._docs = render_html(prepare(self._opts), self._opts)
+            assert sorted(self._docs, key=str) == sorted(self._keys, key=str)  # rendered what the keys promise
+        return self._docs
+
+    def __getitem__(self, key):
+        return self._rendered()[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+DOCS = _Documents(Options(formats=("html",)))
 
 
 def visible_text(html: str, *, drop_cards: bool = False) -> str:
@@ -48,9 +82,15 @@ def visible_text(html: str, *, drop_cards: bool = False) -> str:
     return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
-@pytest.mark.parametrize("row", status(TRANSLATED), ids=lambda r: f"{r[0]}-{r[1]}")
-def test_catalog_complete(row):
-    code, domain, translated, fuzzy, missing, total = row
+@cache
+def _status() -> dict[tuple[str, str], tuple]:
+    return {(row[0], row[1]): row for row in status(TRANSLATED)}
+
+
+@pytest.mark.parametrize("code, domain", [(c, d) for c in TRANSLATED for d in DOMAINS], ids=lambda v: v)
+def test_catalog_complete(code, domain):
+    assert len(_status()) == len(TRANSLATED) * len(DOMAINS)
+    _, _, translated, fuzzy, missing, total = _status()[(code, domain)]
     assert (fuzzy, missing) == (0, 0), f"{code}/{domain}: {fuzzy} fuzzy, {missing} missing of {total}"
 
 

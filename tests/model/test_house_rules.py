@@ -23,11 +23,12 @@ from generator.render.html import render_rulebook
 from generator.games.tonk.sheets import situation_totals, transfers
 from generator.core.registry import GAMES
 from tests.conftest import examples, run_main
+from tests.lazy import Lazy
 
 #: The games the registry finds, as the one-line errors list them.
 KNOWN_GAMES = ", ".join(sorted(GAMES))
 
-PREP = prepare(Options(formats=("html",)))
+PREP = Lazy(lambda: prepare(Options(formats=("html",))))
 
 
 def _house_rule_values(rule):

@@ -2,7 +2,7 @@
 
 import itertools
 import random
-from functools import cmp_to_key
+from functools import cache, cmp_to_key
 
 import pytest
 
@@ -10,7 +10,12 @@ from generator.engine.cards import full_deck
 from generator.games.stop_the_bus.engine import CATEGORIES, HandRank, compare, hand_rank, losers
 
 ALL_HANDS = list(itertools.combinations(full_deck(), 3))
-RANKED = [(hand, hand_rank(hand)) for hand in ALL_HANDS]
+
+
+@cache
+def ranked() -> list:
+    """Every hand with its rank (made once, by the first test that reads it)."""
+    return [(hand, hand_rank(hand)) for hand in ALL_HANDS]
 
 
 def category(hand):
@@ -32,13 +37,13 @@ def category(hand):
 
 
 def test_every_hand_is_in_its_category():
-    for hand, rank in RANKED:
+    for hand, rank in ranked():
         assert rank.category == category(hand), hand
 
 
 def test_category_counts():
     counts = {name: 0 for name in CATEGORIES}
-    for _, rank in RANKED:
+    for _, rank in ranked():
         counts[rank.category] += 1
     assert len(ALL_HANDS) == 22100
     assert counts == {
@@ -54,9 +59,9 @@ def test_category_counts():
 def test_suits_never_break_ties():
     # One class per pattern of ranks and category: 13 trips, 11 running flushes, 11 runs,
     # 286-11 flushes, 13*12 pairs, 286-11 high cards.
-    assert len({rank for _, rank in RANKED}) == 13 + 11 + 11 + 275 + 156 + 275
+    assert len({rank for _, rank in ranked()}) == 13 + 11 + 11 + 275 + 156 + 275
     by_ranks = {}
-    for hand, rank in RANKED:
+    for hand, rank in ranked():
         key = (tuple(sorted(c.rank for c in hand)), rank.category)
         by_ranks.setdefault(key, set()).add(rank)
     assert all(len(ranks) == 1 for ranks in by_ranks.values())
@@ -66,7 +71,7 @@ def test_suits_never_break_ties():
 
 
 def test_sorting_agrees_with_compare_and_categories():
-    ordered = sorted(rank for _, rank in RANKED)
+    ordered = sorted(rank for _, rank in ranked())
     for low, high in zip(ordered, ordered[1:]):
         assert compare(low, high) in (-1, 0)
         assert CATEGORIES.index(low.category) <= CATEGORIES.index(high.category)
@@ -74,7 +79,7 @@ def test_sorting_agrees_with_compare_and_categories():
 
 
 def test_compare_is_antisymmetric_and_transitive_on_a_sample():
-    sample = random.Random(2024).sample([rank for _, rank in RANKED], 300)
+    sample = random.Random(2024).sample([rank for _, rank in ranked()], 300)
     for a, b in itertools.product(sample[:60], repeat=2):
         assert compare(a, b) == -compare(b, a)
         assert (compare(a, b) == 0) == (a == b)
