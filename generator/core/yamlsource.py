@@ -12,17 +12,17 @@ from generator.core.paths import display_path
 
 
 #: libyaml's parser when PyYAML was built with it (the wheels are), else PyYAML's own, 10 times slower.
-#: Both give the same events, nodes, marks and messages for what a rule model may hold.
+#: Both give the same data and lines; load_yaml makes their messages the same (tests/core/test_yamlsource.py).
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader) if yaml.__with_libyaml__ else yaml.SafeLoader
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
     seen: dict[Any, int] = {}
     for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=True)
         if not isinstance(key_node, yaml.ScalarNode):  # `? [a, b]: c` or `? {a: b}: c`
             raise _BadValue(None, None, "a key must be a word or a number, not a list or a mapping",
                             key_node.start_mark)
+        key = loader.construct_object(key_node, deep=True)
         if key in seen:
             raise yaml.constructor.ConstructorError(
                 None, None, f"duplicate key {key!r} (first on line {seen[key]})", key_node.start_mark)

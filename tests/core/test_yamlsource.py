@@ -58,3 +58,12 @@ def test_a_broken_model_gives_the_same_line_and_message_with_either_parser(tmp_p
     # PyYAML's own scanner refuses it. The word then reaches the schema, which refuses it by name.
     assume(not (insert == "\t" and fast[0] != "error" and pure[0] == "error" and "'\\t'" in pure[1]))
     assert fast == pure
+
+
+def test_a_list_as_a_key_is_one_line(tmp_path):
+    path = tmp_path / "model.yaml"
+    path.write_text("game: x\n? [a, b]\n: c\n", encoding="utf-8")
+    with pytest.raises(InputError) as refusal:
+        yamlsource.load_yaml(path)
+    assert [(p.line, p.message) for p in refusal.value.problems] == [
+        (2, "a key must be a word or a number, not a list or a mapping")]
