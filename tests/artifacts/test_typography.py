@@ -4,6 +4,7 @@ no-break spaces, native digits and dandas in Bengali and Nepali, no doubled spac
 from __future__ import annotations
 
 import re
+from functools import cache
 import tomllib
 from pathlib import Path
 
@@ -20,9 +21,13 @@ NATIVE_DIGITS = ("bn", "ne")
 ABBREVIATIONS = ("रु.",)
 
 
-def _korean_counters() -> list[str]:
+@cache
+def _korean_counter_space() -> re.Pattern:
+    """A number, a space, then one of the glossary's counters (개, 명, ...): Korean writes them together."""
     with (ROOT / "locales" / "ko" / "glossary.toml").open("rb") as fh:
-        return tomllib.load(fh)["typography"]["counters"]
+        counters = tomllib.load(fh)["typography"]["counters"]
+    alternatives = "|".join(map(re.escape, sorted(counters, key=len, reverse=True)))
+    return re.compile(rf"[0-9][ \u00a0\u202f]+(?:{alternatives})(?![코돈])")
 
 
 def html_problems(lang: str, html: str) -> list[str]:
@@ -55,9 +60,8 @@ def line_problems(lang: str, line: str) -> list[str]:
             if not m.group(0).endswith(ABBREVIATIONS):
                 found.append(f"full stop, not a danda: {line[max(0, m.start() - 20):m.end() + 5]!r}")
     if lang == "ko":
-        counters = "|".join(map(re.escape, sorted(_korean_counters(), key=len, reverse=True)))
         found += [f"space between a number and its counter: {m.group(0)!r}"
-                  for m in re.finditer(rf"[0-9][ \u00a0\u202f]+(?:{counters})(?![코돈])", line)]
+                  for m in _korean_counter_space().finditer(line)]
     return found
 
 
