@@ -18,9 +18,9 @@ MODELS = sorted(GAMES_DIR.glob("*/model.yaml"))
 pytestmark = pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML was built without libyaml")
 
 
-def _read(path: Path, pure: bool, monkeypatch) -> tuple:
+def _read(path: Path, pure: bool) -> tuple:
     """load_yaml's data and lines, or its one error line, with libyaml or with PyYAML's own parser."""
-    with monkeypatch.context() as m:
+    with pytest.MonkeyPatch.context() as m:
         if pure:
             m.setattr(yamlsource, "_SafeLoader", yaml.SafeLoader)
             m.setattr(yamlsource, "_LineLoader", yamlsource.checked_loader(yaml.SafeLoader))
@@ -32,10 +32,10 @@ def _read(path: Path, pure: bool, monkeypatch) -> tuple:
 
 
 @pytest.mark.parametrize("path", MODELS, ids=lambda p: p.parent.name)
-def test_every_model_reads_the_same_with_either_parser(path, monkeypatch):
-    fast = _read(path, False, monkeypatch)
+def test_every_model_reads_the_same_with_either_parser(path):
+    fast = _read(path, False)
     assert fast[0] != "error" and fast[0]["game"]
-    assert fast == _read(path, True, monkeypatch)
+    assert fast == _read(path, True)
 
 
 def test_the_fast_parser_is_the_one_in_use():
@@ -46,14 +46,11 @@ def test_the_fast_parser_is_the_one_in_use():
 @given(cut=st.integers(0, 10_000), insert=st.sampled_from(["", ":", "- ", "[", "]", "{", "\t", "&a ", "*a", '"',
                                                           "\n  x: 1\n", "\n- ", "{{", "? ", "!!int x", "[" * 40]))
 def test_a_broken_model_gives_the_same_line_and_message_with_either_parser(tmp_path_factory, cut, insert):
-    import _pytest.monkeypatch
-
     text = MODELS[0].read_text(encoding="utf-8")
     cut %= len(text)
     path = tmp_path_factory.mktemp("yaml") / "model.yaml"
     path.write_text(text[:cut] + insert + text[cut:], encoding="utf-8")
-    with _pytest.monkeypatch.MonkeyPatch.context() as mp:
-        fast, pure = _read(path, False, mp), _read(path, True, mp)
+    fast, pure = _read(path, False), _read(path, True)
     # The one known difference: YAML allows a tab inside a plain word (`g<TAB>ame: x`); libyaml reads it,
     # PyYAML's own scanner refuses it. The word then reaches the schema, which refuses it by name.
     assume(not (insert == "\t" and fast[0] != "error" and pure[0] == "error" and "'\\t'" in pure[1]))
