@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from generator import PROJECT_DIR
 from generator.core import cache, lifecycle
+from generator.render import budget
 from generator.output import folder as output
 from generator.core.registry import GAMES, Ref
 from generator.core.errors import CheckFailed, InputError, Problem
@@ -263,13 +264,28 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
     return docs
 
 
-def _pdf_job(args):
-    from generator.render.pdf import html_to_pdf
+def _pdf_job(group):
+    """Render a group of (html, paper, name, print CSS, kind, fit start) jobs in one worker, in order.
 
-    html, paper, name, print_css, kind = args
-    if kind in IMPOSED:
-        return IMPOSED[kind].make.resolve()(html, paper, name, print_css)
-    return html_to_pdf(html, paper, name, print_css)
+    A card's papers are one group: the second starts its type-size search from the first's result.
+    Returns, per job, ((PDF, pages), fitted type size or None, seconds).
+    """
+    from generator.render import pdf
+
+    out, previous = [], None
+    for html, paper, name, print_css, kind, start in group:
+        began = time.process_time()
+        start = start if start is not None else previous
+        with budget.limits(name):
+            if kind in IMPOSED:
+                make = IMPOSED[kind].make.resolve()
+                kwargs = {"fit_start": start} if "fit_start" in make.__code__.co_varnames else {}
+                result = make(html, paper, name, print_css, **kwargs)
+            else:
+                result = pdf.html_to_pdf(html, paper, name, print_css, fit_start=start)
+        previous = pdf.fitted.get(name)
+        out.append((result, previous, time.process_time() - began))
+    return out
 
 
 def _options_key(opts: Options) -> dict:
@@ -350,18 +366,22 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
             todo.append((art, html, paper, k, extra))
     if on_plan:
         on_plan(len(todo))
-    # Longest documents first, so no worker is left alone with a rulebook at the end.
-    todo.sort(key=lambda t: -len(t[1]))
+    hints = cache.FitHints(opts.cache_dir) if opts.cache_dir else cache.FitHints()
+    groups = _job_groups(todo, hints)
     workers = opts.jobs or os.cpu_count() or 1
 
-    def done(i: int, result: tuple[bytes, int]) -> None:
-        # Cached at once: a build killed half-way keeps the work it finished.
-        results[todo[i][3]] = result
-        pdfs.put(todo[i][3], *result)
-        if progress:
-            progress(todo[i][0].path)
+    def done(i: int, group_result: list) -> None:
+        for (art, _, _, k, _), (result, size, seconds) in zip(groups[i], group_result):
+            # Cached at once: a build killed half-way keeps the work it finished.
+            results[k] = result
+            pdfs.put(k, *result)
+            hints.record(art.path, size, seconds)
+            if progress:
+                progress(art.path)
 
-    _run_pdf_jobs([(html, paper, art.path, extra, art.kind) for art, html, paper, _, extra in todo], workers, done)
+    _run_pdf_jobs([[(html, paper, art.path, extra, art.kind, hints.size(art.path))
+                    for art, html, paper, _, extra in group] for group in groups], workers, done)
+    hints.save()
     stage("pdf")
     for art, _, _, k, _ in pdf_jobs:
         data, pages = results[k]
@@ -422,13 +442,41 @@ def print_stylesheets(prep: Prepared, docs: dict) -> dict:
     return {key: "\n".join(filter(None, [furniture(prep.translators[key[1]], key[2]), fonts[key[1]]])) for key in docs}
 
 
+def _job_groups(todo: list, hints) -> list[list]:
+    """The PDFs to render as groups for the workers, costliest first, so that no worker is left alone at the end.
+
+    A fitted card's papers form one group (the second paper starts from the first's type size); every
+    other PDF is a group of its own. The cost of a group is what its PDFs took last time (FitHints),
+    else an estimate: the HTML's length, times the layouts a fitted card takes.
+    """
+    from generator.render.fit import wants_fit
+
+    groups: dict[tuple, list] = {}
+    for job in todo:
+        art, html = job[0], job[1]
+        fitted = wants_fit(html)
+        key = (art.game, art.locale, art.kind, art.table) if fitted else (art.path,)
+        groups.setdefault(key, []).append(job)
+
+    def cost(group: list) -> float:
+        return sum(hints.seconds(job[0].path) or len(job[1]) * (3 if wants_fit(job[1]) else 1) / 20000
+                   for job in group)
+
+    return sorted(groups.values(), key=lambda g: (-cost(g), g[0][0].path))
+
+
 def _run_pdf_jobs(jobs: list, workers: int, done) -> list:
-    """Render (html, paper, name) jobs; `done(i, result)` is called as each finishes, in order."""
+    """Render groups of PDF jobs (see `_pdf_job`); `done(i, results)` is called as each group finishes, in order."""
     out = []
     # Even with one worker, a full build renders in a child process: WeasyPrint's heap (about
     # 130 MB after a hundred documents) then never adds to the site stage's peak in this one.
     # Two jobs or fewer are rendered here: a pool would cost more than it saves.
-    with lifecycle.worker_pool(min(workers, len(jobs))) if len(jobs) > 2 else contextlib.nullcontext() as pool:
+    pooled = len(jobs) > 2
+    if pooled:
+        from generator.render.pdf import preload
+
+        preload()  # WeasyPrint, its fonts and stylesheets parser loaded once, before the workers fork
+    with lifecycle.worker_pool(min(workers, len(jobs))) if pooled else contextlib.nullcontext() as pool:
         results = map(_pdf_job, jobs) if pool is None else pool.map(_pdf_job, jobs, chunksize=1)
         for i, result in enumerate(lifecycle.checked(results)):
             out.append(result)

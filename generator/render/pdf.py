@@ -42,6 +42,12 @@ def _fonts():
     return _font_config
 
 
+def preload() -> None:
+    """Load WeasyPrint, its font configuration and fetcher in this process, so forked workers start with them."""
+    _fonts()
+    _fetcher_class()
+
+
 def _remove_font_folder_at_exit(config) -> None:
     """Remove the temporary folder WeasyPrint writes @font-face fonts into when this process ends.
 
@@ -187,10 +193,19 @@ def _one_collection():
         gc.collect(1)
 
 
+#: The type size each fitted document of this process got, by name (render/fit.py): the pipeline keeps
+#: them as the next build's start hints.
+fitted: dict[str, float] = {}
+
+
 def html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True,
-                inspect=None) -> tuple[bytes, int]:
+                inspect=None, fit_start: float | None = None) -> tuple[bytes, int]:
+    """Render one HTML document on one paper size; returns the PDF bytes and its page count.
+
+    `fit_start`: where a card's type-size search starts (a hint; the result does not depend on it).
+    """
     with _one_collection():
-        return _html_to_pdf(html, paper, name, print_css, gate, inspect)
+        return _html_to_pdf(html, paper, name, print_css, gate, inspect, fit_start)
 
 
 _BODY_SIZE = re.compile(r"\.quick-reference\s*\{\s*font-size:\s*([\d.]+)pt")
@@ -212,10 +227,8 @@ def anchor_pages(document) -> dict[str, int]:
 
 
 def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True,
-                 inspect=None) -> tuple[bytes, int]:
-    """Render one HTML document on one paper size; returns the PDF bytes and its page count.
-
-    `print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
+                 inspect=None, fit_start: float | None = None) -> tuple[bytes, int]:
+    """`print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
     The document's own stylesheet is handed to WeasyPrint beside it, parsed once per process: the
     same boxes, as no print stylesheet sets a property the document's stylesheet sets (only fonts,
     with !important, which wins either way), and the document's comes last, so it keeps the last word.
@@ -239,7 +252,10 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bo
         from generator.render import fit
 
         if gate and fit.wants_fit(html):  # a card: the largest type that keeps it on its page
-            doc, _ = fit.fit(render, _base_size(own_css))
+            try:
+                doc, fitted[name] = fit.fit(render, _base_size(own_css), fit_start)
+            except fit.FitFailed as exc:
+                raise RenderError(f"{name}: {exc}") from None
         else:
             doc = render()
         if gate:

@@ -204,8 +204,8 @@ def test_a_card_takes_the_largest_type_that_fits_and_fills_its_page():
     sizes = []
     original = fit.fit
 
-    def traced(render, base):
-        doc, size = original(render, base)
+    def traced(render, base, start=None):
+        doc, size = original(render, base, start)
         sizes.append((base, size, gate.fill(doc), fit.fits(render(size + fit.STEP))))
         return doc, size
 
