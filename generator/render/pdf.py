@@ -244,8 +244,9 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bo
         sheets += [_stylesheet(css, watcher) for css in (print_css, own_css) if css]
         source = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
 
-        def render(size=None):
+        def render(size=None, css=""):
             extra = [] if size is None else [_stylesheet(fit.size_css(size), watcher)]
+            extra += [_stylesheet(css, watcher)] if css else []
             return source.render(stylesheets=sheets + extra, font_config=font_config, presentational_hints=False,
                                  cache=_images)
 
@@ -258,6 +259,8 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bo
                 raise RenderError(f"{name}: {exc}") from None
         else:
             doc = render()
+            if gate:  # a last page holding only the tail: the lines a little tighter, at most twice
+                doc = fit.without_tail(lambda css: render(css=css), doc)
         if gate:
             from generator.render import gate as layout_gate
 
