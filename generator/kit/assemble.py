@@ -120,6 +120,13 @@ def make_kit(opts: KitOptions) -> Kit:
     missing = [p["id"] for p in parts if p["first_page"] is None]
     if missing:  # a part without its anchor would print no page number
         raise RenderError(f"kit: the part '{missing[0]}' is not in the laid-out kit")
+    # Every page belongs to the part its contents line names: a part that runs onto more pages than
+    # planned (a table's last row spilled onto a page of its own) would leave pages the contents do not list.
+    ends = [p["first_page"] for p in parts[1:]] + [pages + 1]
+    for p, end in zip(parts, ends):
+        if end - p["first_page"] != p["pages"]:
+            raise RenderError(f"kit-{opts.game}: the part '{p['id']}' takes {end - p['first_page']} pages from "
+                              f"page {p['first_page']}, but the contents page plans {p['pages']}")
     stem = f"{opts.game}-{doc.locale}"
     files = {f"{stem}.html": doc.html.encode("utf-8"), f"{stem}-{doc.paper}.pdf": data}
     return Kit(files, parts, pages)
