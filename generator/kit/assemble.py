@@ -36,6 +36,8 @@ class KitOptions:
     strict: bool = False
     #: The output folder whose kit/ is the default (the project file's `out`); None: the usual output/.
     output_root: Path | None = None
+    #: A print shop's PDF (--press): bleed, crop marks, PDF/X-4.
+    press: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ def make_kit(opts: KitOptions) -> Kit:
     laid_out: dict[str, int] = {}
     data, pages = html_to_pdf(for_print(doc.html, doc.locale), doc.paper, f"kit-{opts.game}",
                               print_css(doc.fonts, [doc.html]) + "\n" + _contents_css(doc.page_counter),
-                              inspect=lambda document: laid_out.update(anchor_pages(document)))
+                              inspect=lambda document: laid_out.update(anchor_pages(document)), for_press=opts.press)
     # The contents page printed target-counter()s: the pages of the layout itself. Each part's page
     # is kept with it, for the report and the tests.
     parts = [{**p, "first_page": laid_out.get(p["id"])} for p in doc.parts]

@@ -80,6 +80,8 @@ class Options:
     #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
     house_rules: dict = field(default_factory=dict)
     kinds: tuple[str, ...] = DEFAULT_KINDS
+    #: PDFs for a print shop (--press): bleed, crop marks, PDF/X-4 (render/press.py).
+    press: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,11 @@ def validate_options(opts: Options) -> None:
         from generator.site.builder import check_logo
 
         check_logo(opts.site_logo)
+    if opts.press and "pdf" in opts.formats:
+        from generator.render.press import missing_profile
+
+        if missing_profile():
+            raise InputError(Problem("--press", None, missing_profile()))
     if opts.base_url:
         problem = base_url_problem(opts.base_url)
         if problem:
@@ -265,7 +272,7 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
 
 
 def _pdf_job(group):
-    """Render a group of (html, paper, name, print CSS, kind, fit start) jobs in one worker, in order.
+    """Render a group of (html, paper, name, print CSS, kind, fit start, press) jobs in one worker, in order.
 
     A card's papers are one group: the second starts its type-size search from the first's result.
     Returns, per job, ((PDF, pages), fitted type size or None, seconds).
@@ -273,16 +280,12 @@ def _pdf_job(group):
     from generator.render import pdf
 
     out, previous = [], None
-    for html, paper, name, print_css, kind, start in group:
+    for html, paper, name, print_css, kind, start, for_press in group:
         began = time.process_time()
         start = start if start is not None else previous
         with budget.limits(name):
-            if kind in IMPOSED:
-                make = IMPOSED[kind].make.resolve()
-                kwargs = {"fit_start": start} if "fit_start" in make.__code__.co_varnames else {}
-                result = make(html, paper, name, print_css, **kwargs)
-            else:
-                result = pdf.html_to_pdf(html, paper, name, print_css, fit_start=start)
+            make = IMPOSED[kind].make.resolve() if kind in IMPOSED else pdf.html_to_pdf
+            result = make(html, paper, name, print_css, fit_start=start, for_press=for_press)
         previous = pdf.fitted.get(name)
         out.append((result, previous, time.process_time() - began))
     return out
@@ -290,7 +293,7 @@ def _pdf_job(group):
 
 def _options_key(opts: Options) -> dict:
     return {"games": opts.games, "locales": opts.locales, "kinds": opts.kinds, "formats": opts.formats,
-            "papers": opts.papers, "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
+            "papers": opts.papers, "strict": opts.strict, "press": opts.press, "sheets": opts.sheets, "base_url": opts.base_url,
             "site_name": opts.site_name,
             "site_logo": hashlib.sha256(opts.site_logo.read_bytes()).hexdigest() if opts.site_logo else None,
             "house_rules": {g: sorted(r.items()) for g, r in sorted(opts.house_rules.items())}}
@@ -353,6 +356,7 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
                 extra = print_css[(game, code, kind, table)]
                 # An imposed kind's key names it: the same HTML makes a rulebook and a booklet.
                 how = f"{kind}:{paper}" if kind in IMPOSED else paper
+                how += ":press" if opts.press else ""
                 pdf_jobs.append((art, html, paper, cache.pdf_key(html + extra, how), extra))
     pdfs = cache.PdfCache(opts.cache_dir) if opts.cache_dir else cache.PdfCache()
     results: dict[str, tuple[bytes, int]] = {}
@@ -379,7 +383,7 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
             if progress:
                 progress(art.path)
 
-    _run_pdf_jobs([[(html, paper, art.path, extra, art.kind, hints.size(art.path))
+    _run_pdf_jobs([[(html, paper, art.path, extra, art.kind, hints.size(art.path), opts.press)
                     for art, html, paper, _, extra in group] for group in groups], workers, done)
     hints.save()
     stage("pdf")

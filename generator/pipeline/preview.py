@@ -193,7 +193,7 @@ class Preview:
             printed = for_print(html, key[1])
             for paper in self.opts.papers:
                 art = Artifact(key[0], key[1], key[2], "pdf", paper, key[3])
-                k = cache.pdf_key(printed + extra[key], paper)
+                k = cache.pdf_key(printed + extra[key], paper + (":press" if self.opts.press else ""))
                 if self.pdf_keys.get(art.path) == k:
                     continue
                 wanted.append((art, k))
@@ -202,7 +202,7 @@ class Preview:
         keys = sorted(todo, key=lambda k: -len(todo[k][0]))
         hints = cache.FitHints(self.opts.cache_dir) if self.opts.cache_dir else cache.FitHints()
         # One job a group (see build._pdf_job); a card starts its type-size search where it ended last time.
-        jobs = [[(*todo[k], hints.size(todo[k][2]))] for k in keys]
+        jobs = [[(*todo[k], hints.size(todo[k][2]), self.opts.press)] for k in keys]
         results = self.pool.map(_pdf_job, jobs) if self.pool is not None and len(jobs) > 1 else map(_pdf_job, jobs)
         for k, group in zip(keys, lifecycle.checked(results)):
             (result, size, seconds), = group

@@ -236,15 +236,26 @@ def _save(out) -> bytes:
     return buffer.getvalue()
 
 
-def make_booklet(html: str, paper: str, name: str, print_css: str) -> tuple[bytes, int]:
+def make_booklet(html: str, paper: str, name: str, print_css: str, fit_start: float | None = None,
+                 for_press: bool = False) -> tuple[bytes, int]:
     """The document laid out at the half size of `paper`, then imposed as a booklet."""
     from generator.render.pdf import html_to_pdf
 
     data, _pages = html_to_pdf(html, HALF_PAPER[paper], name, print_css)
-    return booklet(data, paper, name)
+    return _pressed(booklet(data, paper, name), for_press)
 
 
-def make_card_sheet(html: str, paper: str, name: str, print_css: str, fit_start: float | None = None) -> tuple[bytes, int]:
+def _pressed(result: tuple[bytes, int], for_press: bool) -> tuple[bytes, int]:
+    """An imposed sheet, as a print shop's file when asked (render/press.py)."""
+    if not for_press:
+        return result
+    from generator.render import press
+
+    return press.finish_sheet(result[0]), result[1]
+
+
+def make_card_sheet(html: str, paper: str, name: str, print_css: str, fit_start: float | None = None,
+                    for_press: bool = False) -> tuple[bytes, int]:
     """The card laid out at the half size of `paper` in the largest type that keeps it to one page, twice on a sheet.
 
     The type is the card's own fitting (render/fit.py), bounded, at the half size: a card sheet sets
@@ -256,4 +267,4 @@ def make_card_sheet(html: str, paper: str, name: str, print_css: str, fit_start:
     if pages != 1:
         raise ImpositionError(f"{name}: the card needs {pages} pages at {HALF_PAPER[paper]} size even in "
                               f"its smallest type; a card sheet takes a one-page card")
-    return card_sheet(data, paper, name)
+    return _pressed(card_sheet(data, paper, name), for_press)
