@@ -18,6 +18,7 @@ has kept since version 53; the gate costs well under 1 % of a render (`make benc
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from generator.core.errors import RulesheetsError
@@ -55,8 +56,26 @@ def check(document, name: str) -> None:
         raise LayoutFailed(findings[0].line(name) + more)
 
 
+#: Findings of documents already walked: a card's fitting walks its final layout, and the check before
+#: writing would walk it again (a document is never changed after layout).
+_walked: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def findings_of(document) -> list[Finding]:
     """Every problem of `document`, at most one of each kind per page, in page order."""
+    try:
+        return list(_walked[document])
+    except (KeyError, TypeError):
+        pass
+    out = _findings_of(document)
+    try:
+        _walked[document] = tuple(out)
+    except TypeError:  # not weakly referable (a test's stand-in)
+        pass
+    return out
+
+
+def _findings_of(document) -> list[Finding]:
     out: list[Finding] = []
     pages = document.pages
     for number, page in enumerate(pages, 1):
