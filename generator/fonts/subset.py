@@ -121,7 +121,7 @@ def pdf_cut(face: FontFile, chars: frozenset[str]) -> bytes:
 
     from fontTools.ttLib import TTFont
 
-    font = TTFont(io.BytesIO(data), lazy=True)
+    font = TTFont(io.BytesIO(data), lazy=True, recalcTimestamp=False)  # the same bytes every time
     top = font["CFF "].cff[0]
     if not hasattr(top, "ROS"):  # a name-keyed CFF: glyph numbers are all there is
         return data

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from generator import PROJECT_DIR
 from generator.core import cache, lifecycle
-from generator.render import budget
 from generator.output import folder as output
 from generator.core.registry import GAMES, Ref
 from generator.core.errors import CheckFailed, InputError, Problem
@@ -277,7 +276,7 @@ def _pdf_job(group):
     A card's papers are one group: the second starts its type-size search from the first's result.
     Returns, per job, ((PDF, pages), fitted type size or None, seconds).
     """
-    from generator.render import pdf
+    from generator.render import budget, pdf
 
     out, previous = [], None
     for html, paper, name, print_css, kind, start, for_press in group:
