@@ -203,7 +203,9 @@ def prepare(opts: Options) -> Prepared:
     validate_options(opts)
     unknown = sorted(set(opts.house_rules) - set(GAMES))
     if unknown:
-        raise InputError(Problem("--rule", None, f"unknown game '{unknown[0]}' (known: {', '.join(GAMES)})"))
+        from generator.model.houserules import origin
+
+        raise InputError(Problem(*origin(opts.house_rules, unknown[0]), f"unknown game '{unknown[0]}' (known: {', '.join(GAMES)})"))
     models = load_models(opts.games, opts.games_dir)
     problems = [p for m in models.values() for p in input_problems(m, standard_values(m.model))]
     if problems:
