@@ -274,7 +274,8 @@ def test_with_base_url_every_absolute_url_uses_it(published):
             # Served for any missing address, at any depth: relative links (it works from disk) that a
             # first script makes resolve against the base URL on the host (test_404_from_disk_and_from_the_host).
             assert not absolute and not [h for h, a in page.links if a.get("rel") == "canonical"]
-            assert html.index(f'b.href = "{BASE_URL}"') < html.index("<link")
+            # Only the base URL's path: resolved on whichever host serves the page (issue 44).
+            assert html.index(f'b.href = "{urlparse(BASE_URL).path}"') < html.index("<link")
             continue
         assert absolute and all(u.startswith(BASE_URL) for u in absolute), rel
         assert page.canonical() == BASE_URL + page_url_path(rel)
@@ -843,6 +844,33 @@ def test_404_from_disk_and_from_the_host(published, browser):
         # (Chromium's preload scanner may ask for the relative addresses before the script runs: those
         # answers are the 404 page and go unused.)
         assert f"{BASE_URL}style.css" in fetched and f"{BASE_URL}fonts/index.css" in fetched, fetched
+        assert page.evaluate("getComputedStyle(document.querySelector('.choices')).display") == "grid"
+    finally:
+        page.close()
+    # Another host (a staging copy) serving the same folders: styled from itself, never from the production
+    # address, which it cannot reach (issue 44: 4 console errors and an unstyled page before).
+    staging = "http://staging.example.test" + urlparse(BASE_URL).path
+    page = browser.new_page(viewport={"width": 1024, "height": 900})
+    fetched.clear()
+
+    def other_host(route):
+        url = route.request.url
+        fetched.append(url)
+        rel = url[len(staging):] if url.startswith(staging) else None
+        if rel is not None and (site / rel).is_file():
+            types = {".css": "text/css", ".js": "text/javascript", ".woff2": "font/woff2", ".svg": "image/svg+xml"}
+            route.fulfill(status=200, body=(site / rel).read_bytes(), content_type=types.get(Path(rel).suffix, "text/html"))
+        else:
+            route.fulfill(status=404, body=(site / "404.html").read_bytes(), content_type="text/html")
+
+    page.route("http://staging.example.test/**", other_host)
+    page.route("https://rules.example.net/**", lambda route: (fetched.append(route.request.url), route.abort()))
+    try:
+        page.goto(f"{staging}fr/no/such/page", wait_until="load")
+        page.evaluate("document.fonts.ready.then(() => true)")
+        assert page.eval_on_selector_all("main a", "els => els.map(a => a.href)") == [
+            f"{staging}{c}/index.html" for c in LOCALES]
+        assert f"{staging}style.css" in fetched and not [u for u in fetched if u.startswith(BASE_URL)], fetched
         assert page.evaluate("getComputedStyle(document.querySelector('.choices')).display") == "grid"
     finally:
         page.close()
