@@ -708,6 +708,27 @@ def test_search_matches_inside_words_and_stays_in_its_language(site, browser):
         page.close()
 
 
+#: Queries that are JavaScript replacement patterns ($& is the matched "{query}"), or hold bidi controls, a
+#: zero-width space, markup or the placeholder itself: the no-results line shows each as typed (issue 44).
+HOSTILE_QUERIES = ["$&", "$'", "$`", "$$", "$1", "a\u202eb", "x\u2068y", "\u200b", "<b>x</b>", "{query}", "a\u2028b"]
+
+
+def test_search_shows_any_query_as_typed(published, browser):
+    page, trouble = open_page(browser, (published / "fr" / "index.html").as_uri(), width=360)
+    try:
+        none = page.get_attribute("form.search", "data-none")
+        search(page, "zzqx")  # loads the index
+        for query in HOSTILE_QUERIES:
+            typed = "zzqx" + query
+            page.fill("#search-q", typed)
+            expected = none.replace("{query}", typed, 1)
+            page.wait_for_function("s => document.querySelector('.search-status').textContent === s", arg=expected,
+                                   timeout=5000)
+        assert not trouble, "\n".join(trouble)
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("start,switch_to,section", [("ko", "fr", "moving"), ("en", "hi", "knocking"), ("bn", "ne", "ranking")])
 def test_language_switch_keeps_the_section(site, browser, start, switch_to, section):
     game = {"moving": "bunco", "knocking": "tonk", "ranking": "stop-the-bus"}[section]
