@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from generator.core.errors import InputError, Problem
-from generator.core.inputfile import existing, read_text
+from generator.core.inputfile import existing, from_argv, read_text
 from generator.core.lifecycle import printable
 
 #: A kit holds at most twelve Bunco tables of four (`--tables` allows twelve too).
@@ -91,15 +91,6 @@ def _shown(name: str) -> str:
 def _looks_like_a_file(value: str) -> bool:
     """A value with a folder separator or a file name's ending is a file, never a name."""
     return "," not in value and ("/" in value or value.strip().lower().endswith((".txt", ".csv", ".text", ".list")))
-
-
-def from_argv(text: str) -> str:
-    """Text as typed: under a locale that is not UTF-8 (C, with UTF-8 mode off) Python keeps the bytes of
-    `--players "राम"` as surrogate escapes (U+DCE0...); they are the UTF-8 the user typed."""
-    try:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8")
-    except UnicodeError:  # not UTF-8 either: the control-character check names it
-        return text
 
 
 def _clean(name: str) -> str:

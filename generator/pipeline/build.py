@@ -81,6 +81,11 @@ class Options:
     house_rules: dict = field(default_factory=dict)
     kinds: tuple[str, ...] = DEFAULT_KINDS
 
+    def __post_init__(self):
+        from generator.core.inputfile import from_argv
+
+        object.__setattr__(self, "site_name", from_argv(self.site_name))  # typed under LC_ALL=C: the UTF-8 it is
+
 
 @dataclass(frozen=True)
 class Artifact:
