@@ -95,9 +95,11 @@ def read_project(path: Path) -> Project:
         raise InputError(Problem(where, None, "is a folder, not a project file")) from None
     except OSError as exc:
         raise InputError(Problem(where, None, f"cannot read the project file: {exc.strerror}")) from None
-    except UnicodeDecodeError as exc:
+    except UnicodeDecodeError as exc:  # a ValueError too: caught before the one below
         line = exc.object[: exc.start].count(b"\n") + 1
         raise InputError(Problem(where, line, "the project file is not UTF-8 text")) from None
+    except ValueError:  # a NUL byte in the name (found by tests/commands/test_hostile_text.py)
+        raise InputError(Problem(where, None, "no such project file (a file name cannot hold a NUL byte)")) from None
     data = load_toml(text, where, end_line=True)
     # pydantic loads only when there is a project file to check (a no-op build stays light).
     from pydantic import ValidationError

@@ -260,3 +260,9 @@ def test_a_site_build_shows_the_project_files_logo(tmp_path):
     site = tmp_path / "club" / "site-out" / "site"
     assert (site / "logo.svg").read_text(encoding="utf-8") == SVG  # published under the site's own name for it
     assert '<img class="logo" src="../../logo.svg"' in (site / "ko" / "tonk" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_nul_byte_in_the_config_name_is_one_line(capsys):
+    """Found by tests/commands/test_hostile_text.py: open() raises ValueError, not OSError, for a NUL byte."""
+    assert _run(capsys, "check", "--config", "club\x00.toml") == (
+        2, ["club\\u0000.toml: no such project file (a file name cannot hold a NUL byte)"])
