@@ -48,8 +48,8 @@ VALUES = st.one_of(st.sampled_from(NUMBERS), hostile())
 SETTINGS = settings(max_examples=examples(100), deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
-#: How an error line starts: the file (and line), the option, or the program's name.
-_WHERE = re.compile(r"(rulesheets: |--[a-z-]+[ :]|[^\s:]+(?::\d+)?: )")
+#: An error line says where, then what: `file:line: ...`, `--option: ...`, `rulesheets: command line: ...`.
+_WHERE = re.compile(r".+?: .")
 #: What must never reach the terminal raw: it ends the line or reorders it.
 _RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 

@@ -93,6 +93,9 @@ def test_readme_documents_every_key():
                       "score-sheet, hand-ranking, payout-sheet, booklet, card-sheet"]),
     ('stake = -3\n', ["rulesheets.toml:1: stake: must be a positive amount with at most 2 decimals, got -3"]),
     ('stake = "2.505"\n', ["rulesheets.toml:1: stake: must be a positive amount with at most 2 decimals, got 2.505"]),
+    # Found by tests/commands/test_hostile_text.py: rounding 1e999 to cents was an InvalidOperation traceback.
+    ('stake = "1e999"\n', ["rulesheets.toml:1: stake: must be at most 1,000,000, got 1e999"]),
+    ('stake = 1e300\n', ["rulesheets.toml:1: stake: must be at most 1,000,000, got 1e+300"]),
     ('currency = "GBP"\n', ["rulesheets.toml:1: currency: unknown currency 'GBP' (known: INR, NPR, BDT, KRW, EUR, USD)"]),
     ('group = 5\n', ["rulesheets.toml:1: group: input should be a valid string"]),
     ('site_name = ""\n', ["rulesheets.toml:1: site_name: must be 1 to 60 characters on one line"]),
