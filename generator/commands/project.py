@@ -9,7 +9,6 @@ the text), all of them at once, then the command exits 2.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

@@ -150,6 +150,15 @@ def test_bad_player_file_names_the_line(tmp_path, capsys):
     assert (code, err) == (2, f"{roster}:5: 'Asha' is listed twice")
 
 
+def test_refusals_stay_in_english_whatever_the_locale(tmp_path, capsys):
+    """Pinned on purpose (README, "Error messages ... are in English"): the person at the keyboard gets every error
+    in one language; the kit's pages and summary are in the locale."""
+    code, err = _run(capsys, "bunco", "--players", "Asha,Ben", "--locale", "fr", "--out", str(tmp_path / "kit"))
+    assert (code, err) == (2, "--players: Bunco needs a multiple of four players (4, 8, 12, ...) or one short of it, got 2")
+    assert main(["rules", "bunco"]) == 0
+    assert "bunco.wipeout (default false; allowed false | true): Wipeout." in capsys.readouterr().out
+
+
 def test_names_typed_under_a_c_locale_are_the_utf8_typed():
     """Under LC_ALL=C with UTF-8 mode off, Python keeps argv's bytes as surrogate escapes (U+DCE0...): read back
     as the UTF-8 they are, not refused for a font that cannot draw U+DCE0 (issue 44). Bytes that are not
