@@ -847,6 +847,22 @@ def test_screenshots(site, browser, shots, code):
 
 # -- 404 from disk and from the host; layout shift while fonts load (issue 32) ---------------------------
 
+def _host(site: Path, root: str, fetched: list[str]):
+    """A Playwright route that serves `site` at the address `root` as a static host does (404.html for
+    whatever is missing), noting every address asked for in `fetched`."""
+    types = {".css": "text/css", ".js": "text/javascript", ".woff2": "font/woff2", ".svg": "image/svg+xml"}
+
+    def serve(route):
+        url = route.request.url
+        fetched.append(url)
+        rel = url[len(root):] if url.startswith(root) else None
+        if rel is not None and (site / rel).is_file():
+            route.fulfill(status=200, body=(site / rel).read_bytes(), content_type=types.get(Path(rel).suffix, "text/html"))
+        else:
+            route.fulfill(status=404, body=(site / "404.html").read_bytes(), content_type="text/html")
+    return serve
+
+
 def test_404_from_disk_and_from_the_host(published, browser):
     """From disk: relative links to real files, the site's style applied. On the host, served at a missing
     address three folders deep: every link and asset resolves under the base URL, the style applies too."""
@@ -863,18 +879,7 @@ def test_404_from_disk_and_from_the_host(published, browser):
     missing = f"{BASE_URL}fr/no/such/page"
     fetched: list[str] = []
 
-    def host(route):
-        url = route.request.url
-        fetched.append(url)
-        rel = url[len(BASE_URL):] if url.startswith(BASE_URL) else None
-        if rel is not None and (site / rel).is_file():
-            types = {".css": "text/css", ".js": "text/javascript", ".woff2": "font/woff2", ".svg": "image/svg+xml"}
-            route.fulfill(status=200, body=(site / rel).read_bytes(),
-                          content_type=types.get(Path(rel).suffix, "text/html"))
-        else:
-            route.fulfill(status=404, body=(site / "404.html").read_bytes(), content_type="text/html")
-
-    page.route("https://rules.example.net/**", host)
+    page.route("https://rules.example.net/**", _host(site, BASE_URL, fetched))
     try:
         page.goto(missing, wait_until="load")
         page.evaluate("document.fonts.ready.then(() => true)")
@@ -892,17 +897,7 @@ def test_404_from_disk_and_from_the_host(published, browser):
     page = browser.new_page(viewport={"width": 1024, "height": 900})
     fetched.clear()
 
-    def other_host(route):
-        url = route.request.url
-        fetched.append(url)
-        rel = url[len(staging):] if url.startswith(staging) else None
-        if rel is not None and (site / rel).is_file():
-            types = {".css": "text/css", ".js": "text/javascript", ".woff2": "font/woff2", ".svg": "image/svg+xml"}
-            route.fulfill(status=200, body=(site / rel).read_bytes(), content_type=types.get(Path(rel).suffix, "text/html"))
-        else:
-            route.fulfill(status=404, body=(site / "404.html").read_bytes(), content_type="text/html")
-
-    page.route("http://staging.example.test/**", other_host)
+    page.route("http://staging.example.test/**", _host(site, staging, fetched))
     page.route("https://rules.example.net/**", lambda route: (fetched.append(route.request.url), route.abort()))
     try:
         page.goto(f"{staging}fr/no/such/page", wait_until="load")
