@@ -15,7 +15,9 @@ COMMANDS = {"build": build, "serve": serve, "kit": kit, "rules": rules, "check":
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, as for any other bad input
-        self.exit(2, f"rulesheets: {message}\n")
+        from generator.core.lifecycle import one_line
+
+        self.exit(2, f"rulesheets: {one_line(message)}\n")
 
 
 def _version() -> str:
@@ -85,8 +87,8 @@ def _main(argv: list[str] | None) -> int:
         _plain_streams()
         return _command(parser().parse_args(argv))
     except RulesheetsError as exc:
-        for line in str(exc).splitlines():
-            say(f"rulesheets: {line}" if ":" not in line.split(" ")[0] else line, file=sys.stderr)
+        for line in error_lines(exc):
+            print(line, file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: the output was left as it was
         code = lifecycle.exit_code(exc)
@@ -109,6 +111,18 @@ def _main(argv: list[str] | None) -> int:
 
         say(str(template_problem(exc)), file=sys.stderr)
         return 2
+
+
+def error_lines(exc: RulesheetsError) -> list[str]:
+    """What the terminal shows for an error: one line per problem, whatever its text quotes (a newline,
+    U+2028 or a bidi control in a value, a catalog or a file name), each starting with where it is."""
+    from generator.core.lifecycle import one_line
+
+    lines = []
+    for problem in getattr(exc, "problems", None) or str(exc).split("\n"):
+        line = one_line(str(problem))
+        lines.append(f"rulesheets: {line}" if ":" not in line.split(" ")[0] else line)
+    return lines
 
 
 def _command(args) -> int:

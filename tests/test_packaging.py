@@ -118,3 +118,10 @@ def test_installed_wheel_builds_from_any_folder(wheel, tmp_path):
     assert (tmp_path / "no-cache/ko/bunco/tally-sheet-a4.pdf").read_bytes().startswith(b"%PDF")
     assert blocked.read_text(encoding="utf-8") == "x"
     assert sorted(map(str, {p for p in site_packages.rglob("*") if "__pycache__" not in p.parts} - before)) == []
+
+
+def test_what_python_m_build_writes_is_ignored_by_git():
+    """The README's `python -m build` writes dist/ (and build/): neither is offered to `git add` (issue 44)."""
+    paths = ["dist/rulesheets-1.0-py3-none-any.whl", "dist/rulesheets-1.0.tar.gz", "build/lib/generator/cli.py"]
+    r = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True)
+    assert r.stdout.split() == paths, r.stderr

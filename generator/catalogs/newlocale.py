@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from babel import Locale
 from babel.core import get_global
 from babel.numbers import get_territory_currencies
@@ -67,6 +69,9 @@ def init(tag: str | None) -> int:
     require_checkout("i18n init")
     if not tag:
         raise InputError(Problem("command line", None, "i18n init needs a language tag, e.g. rulesheets i18n init es-MX"))
+    if re.split(r"[-_]", tag.strip(), maxsplit=1)[0].lower() in ("und", "root"):  # Babel would guess one (und: en-US)
+        raise InputError(Problem("command line", None, f"i18n init: '{tag}' names no language (und is 'undetermined'); "
+                                                       f"use a BCP 47 tag such as es, es-MX or pt-BR"))
     try:
         locale = babel_locale(tag)
     except ValueError as exc:

@@ -39,3 +39,9 @@ def check_kit_per_page(game: str, per_page: int) -> None:
         raise InputError(Problem("command line", None,
                                  f"--per-page {per_page} applies only to kits with {_named(_takers(GAMES))}; "
                                  f"a {game} kit has none; leave --per-page out"))
+    if per_page not in KIT_PER_PAGE:  # before the build's own 1, 2 or 4: a kit never prints one a page
+        raise InputError(Problem("command line", None, f"--per-page must be 2 or 4 in a kit, got {per_page}"))
+
+
+#: Tally sheets a page in a kit (a build also prints one a page).
+KIT_PER_PAGE = (2, 4)

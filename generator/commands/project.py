@@ -9,12 +9,12 @@ the text), all of them at once, then the command exits 2.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.core.errors import InputError, Problem, display_path
+from generator.model.houserules import key_lines, line_of
 
 #: The file looked for in the working folder when no --config is given.
 PROJECT_FILE = "rulesheets.toml"
@@ -48,52 +48,16 @@ class Project:
 
     @property
     def house_rules(self) -> dict[str, dict[str, Any]]:
+        from generator.model.houserules import HouseRules, merge_house_rules
+
         if self.settings is None:
             return {}
-        return {g: dict(r) for g, r in self.settings.house_rules.items()}
+        rules = HouseRules({g: dict(r) for g, r in self.settings.house_rules.items()})
+        rules.origins = {g: (display_path(self.path), None) for g in rules}  # each value was checked at its line
+        return merge_house_rules(rules)
 
 
-# --- finding a key's line -------------------------------------------------------------------
-
-_KEY = r'(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')'
-_DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
-
-
-def _parts(dotted: str) -> tuple[str, ...]:
-    return tuple(p.strip().strip("\"'") for p in re.findall(_KEY, dotted))
-
-
-def key_lines(text: str) -> dict[tuple[str, ...], int]:
-    """The line (from 1) where each table and key is defined: `("house-rules", "bunco", "wipeout") -> 7`."""
-    lines: dict[tuple[str, ...], int] = {}
-    table: tuple[str, ...] = ()
-    depth = 0  # inside a multi-line array: no keys there
-    for n, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if depth:
-            depth = max(0, depth + stripped.count("[") - stripped.count("]"))
-            continue
-        header = re.fullmatch(rf"\[\[?\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?", stripped)
-        if header:
-            table = _parts(header.group(1))
-            lines.setdefault(table, n)
-            continue
-        key = re.match(rf"({_DOTTED})\s*=(.*)", stripped)
-        if key:
-            path = table + _parts(key.group(1))
-            lines.setdefault(path, n)
-            value = re.sub(r'"[^"]*"|\'[^\']*\'', "", key.group(2)).split("#")[0]
-            depth = max(0, value.count("[") - value.count("]"))
-    return lines
-
-
-def line_of(lines: dict[tuple[str, ...], int], loc: tuple) -> int | None:
-    """The line of the longest leading part of `loc` that is defined in the file."""
-    loc = tuple(str(p) for p in loc if not isinstance(p, int))
-    for i in range(len(loc), 0, -1):
-        if loc[:i] in lines:
-            return lines[loc[:i]]
-    return None
+# Finding a key's line: generator.model.houserules.key_lines (a --house-rules file needs it too).
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -130,9 +94,11 @@ def read_project(path: Path) -> Project:
         raise InputError(Problem(where, None, "is a folder, not a project file")) from None
     except OSError as exc:
         raise InputError(Problem(where, None, f"cannot read the project file: {exc.strerror}")) from None
-    except UnicodeDecodeError as exc:
+    except UnicodeDecodeError as exc:  # a ValueError too: caught before the one below
         line = exc.object[: exc.start].count(b"\n") + 1
         raise InputError(Problem(where, line, "the project file is not UTF-8 text")) from None
+    except ValueError:  # a NUL byte in the name (found by tests/commands/test_hostile_text.py)
+        raise InputError(Problem(where, None, "no such project file (a file name cannot hold a NUL byte)")) from None
     data = load_toml(text, where, end_line=True)
     # pydantic loads only when there is a project file to check (a no-op build stays light).
     from pydantic import ValidationError

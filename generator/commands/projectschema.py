@@ -111,10 +111,10 @@ class ProjectFile(BaseModel):
             raise ValueError(f"must be an amount like 10 or \"2.50\", got '{value}'") from None
         from generator.i18n.money import MAX_STAKE
 
+        if amount.is_finite() and amount > MAX_STAKE:  # first: quantize cannot round 1e999 (InvalidOperation)
+            raise ValueError(f"must be at most {MAX_STAKE:,}, got {value}")
         if not amount.is_finite() or amount <= 0 or amount != amount.quantize(Decimal("0.01")):
             raise ValueError(f"must be a positive amount with at most 2 decimals, got {value}")
-        if amount > MAX_STAKE:
-            raise ValueError(f"must be at most {MAX_STAKE:,}, got {value}")
         return amount
 
     @field_validator("group")

@@ -219,8 +219,8 @@ def _log(message: str) -> None:
 
 
 def _watched(change, path: str) -> bool:
-    p = Path(path)
-    return p.suffix in WATCHED and not p.name.startswith(".")
+    p = Path(path)  # a folder moved out or in reports only itself: a locale's, say (no suffix)
+    return (p.suffix in WATCHED or not p.suffix) and not p.name.startswith(".")
 
 
 def serve(opts: Options, port: int = 8000, out: Path | None = None) -> int:

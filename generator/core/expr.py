@@ -54,8 +54,8 @@ def parse(text: str) -> ast.Expression:
 
 
 def names(text: str) -> set[str]:
-    """The names an expression uses."""
-    return {n.id for n in ast.walk(parse(text)) if isinstance(n, ast.Name)}
+    """The names an expression uses (`true` and `false` are values, not names)."""
+    return {n.id for n in ast.walk(parse(text)) if isinstance(n, ast.Name) and n.id not in ("true", "false")}
 
 
 def evaluate(text: str, values: Mapping[str, Any]) -> Any:
@@ -80,6 +80,13 @@ def _bounded(value: Any) -> Any:
     return value
 
 
+def _number(value: Any) -> Any:
+    """`value` for arithmetic: Python counts True as 1, a model must not (`=true * 5` is a mistake)."""
+    if isinstance(value, bool):
+        raise TypeError("true and false are not numbers")
+    return value
+
+
 def _eval(node: ast.AST, values: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.Constant):
         return node.value
@@ -93,12 +100,12 @@ def _eval(node: ast.AST, values: Mapping[str, Any]) -> Any:
         return _bounded(tuple(_eval(e, values) for e in node.elts))
     if isinstance(node, ast.UnaryOp):
         value = _eval(node.operand, values)
-        return (not value) if isinstance(node.op, ast.Not) else _bounded(-value)
+        return (not value) if isinstance(node.op, ast.Not) else _bounded(-_number(value))
     if isinstance(node, ast.BoolOp):
         results = [bool(_eval(v, values)) for v in node.values]
         return all(results) if isinstance(node.op, ast.And) else any(results)
     if isinstance(node, ast.BinOp):
-        left, right = _eval(node.left, values), _eval(node.right, values)
+        left, right = _number(_eval(node.left, values)), _number(_eval(node.right, values))
         if isinstance(node.op, ast.Mult):
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, tuple) and isinstance(times, int) and len(seq) * max(times, 0) > MAX_ITEMS:

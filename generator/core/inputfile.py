@@ -19,6 +19,15 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_I
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
 
 
+def from_argv(text: str) -> str:
+    """Text as typed: under a locale that is not UTF-8 (C, with UTF-8 mode off) Python keeps the bytes of
+    `--group "शुक्रवार"` as surrogate escapes (U+DCE0...); they are the UTF-8 the user typed."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8")
+    except UnicodeError:  # not UTF-8 either: the control-character check names it
+        return text
+
+
 def kind_of(mode: int) -> str:
     for test, name in _KINDS:
         if test(mode):

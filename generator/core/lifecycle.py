@@ -286,13 +286,22 @@ def worker_pool(workers: int, initializer=None):
 
 # --- text from outside, shown on a terminal --------------------------------------------------------
 
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_NEWLINE = re.compile(r"\n")
 
 
 def printable(text: str) -> str:
     """Text from a user or a file, safe to echo: control and bidi-override characters written as \\uXXXX."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _UNSAFE.sub(_escape, text)
 
+
+def one_line(text: str) -> str:
+    """`printable`, with the newline escaped too: one error stays one line, whatever it quotes."""
+    return _NEWLINE.sub(_escape, printable(text))
+
+
+def _escape(m: re.Match) -> str:
+    return f"\\u{ord(m.group()):04x}"
 
 
 def say(line: str, file=None) -> None:

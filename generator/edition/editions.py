@@ -7,6 +7,7 @@ under those rules. House rules come from `--rule GAME.NAME=VALUE` and `--house-r
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -53,11 +54,9 @@ class Edition:
 def parse_value(text: str, default: Any) -> Any:
     """A house-rule value typed on the command line, read as the type of its standard value."""
     text = text.strip()
-    if isinstance(default, bool):
-        if text.lower() in ("true", "yes", "on", "1"):
-            return True
-        if text.lower() in ("false", "no", "off", "0"):
-            return False
+    if isinstance(default, bool):  # the spellings `rulesheets rules` shows and TOML uses; never yes, on or 1
+        if text in ("true", "false"):
+            return text == "true"
         raise ValueError(f"expected true or false, got '{text}'")
     if isinstance(default, Fraction):
         if not _EXACT.fullmatch(text):
@@ -118,33 +117,52 @@ def json_value(value: Any) -> Any:
     return value
 
 
-def check_house_rule(loaded: LoadedModel, name: str, value: Any, where: str) -> Any:
-    """The value if `name` is a house rule of the game and `value` one of its allowed values; else InputError."""
+def check_house_rule(loaded: LoadedModel, name: str, value: Any, where: str, line: int | None = None) -> Any:
+    """The value if `name` is a house rule of the game and `value` one of its allowed values; else InputError
+    at `where:line` (a `--house-rules` file's key, or `--rule`)."""
     model = loaded.model
     rule = model.house_rules_by_id.get(name)
     if rule is None:
         known = ", ".join(r.id for r in model.house_rules)
-        raise InputError(Problem(where, None, f"unknown house rule '{model.game}.{name}' (house rules of {model.game}: {known})"))
+        raise InputError(Problem(where, line, f"unknown house rule '{model.game}.{name}' (house rules of {model.game}: {known})"))
+    given = value
     standard = _normal(model.rules.get(name, getattr(GAMES[model.game].rules_class(), name)))
-    value = _exact(value, standard)
     if isinstance(value, str):
         try:
             value = parse_value(value, standard)
         except ValueError as exc:
-            raise InputError(Problem(where, None, f"{model.game}.{name}: {exc}")) from None
-    ok = (isinstance(value, int) and not isinstance(value, bool) and rule.range[0] <= value <= rule.range[1]) \
+            raise InputError(Problem(where, line, f"{model.game}.{name}: {exc}")) from None
+    elif isinstance(value, float) and not math.isfinite(value):  # TOML's inf and nan: no Fraction for them
+        value = None
+    else:
+        value = _exact(value, standard)
+    ok = value is not None and (
+        (isinstance(value, int) and not isinstance(value, bool) and rule.range[0] <= value <= rule.range[1])
         if rule.range is not None else any(_exact(c, standard) == value and type(_exact(c, standard)) is type(value)
-                                           for c in rule.choices)
+                                           for c in rule.choices))
     if not ok:
-        raise InputError(Problem(where, None, f"{model.game}.{name} must be {allowed_text(rule)}, got {show_value(value)}"))
+        shown = show_value(value) if isinstance(given, str) else _given(given)
+        raise InputError(Problem(where, line, f"{model.game}.{name} must be {allowed_text(rule)}, got {shown}"))
     return value
 
 
+def _given(value: Any) -> str:
+    """A refused value as the user wrote it: 4.0 stays 4.0 (not 4), a 30-digit number is not echoed whole."""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and len(str(abs(value))) > 18:
+        return f"a number of {len(str(abs(value)))} digits"
+    return show_value(value)
+
+
 def make_edition(loaded: LoadedModel, house: dict[str, Any], where: str = "--rule") -> Edition:
-    """The edition of one game under the model's rules and the given house rules (checked)."""
+    """The edition of one game under the model's rules and the given house rules (checked); a refused value is
+    reported where it was given (a RuleTable's `origins`), else at `where`."""
+    from generator.model.houserules import origin
+
     model = loaded.model
     game = GAMES[model.game]
-    chosen = {name: check_house_rule(loaded, name, value, where) for name, value in house.items()}
+    chosen = {name: check_house_rule(loaded, name, value, *origin(house, name, where)) for name, value in house.items()}
     standard = {k: _normal(v) for k, v in model.rules.items()}
     try:
         rules = game.make_rules({**standard, **chosen})

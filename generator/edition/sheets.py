@@ -28,6 +28,11 @@ class SheetOptions:
     stake: Decimal | None = None
     currency: str | None = None  # None: the locale's own currency
 
+    def __post_init__(self):
+        from generator.core.inputfile import from_argv
+
+        object.__setattr__(self, "group", from_argv(self.group))  # typed under LC_ALL=C: the UTF-8 it is
+
     def validate(self) -> None:
         def bad(message: str) -> InputError:
             return InputError(Problem("command line", None, message))

@@ -214,6 +214,9 @@ def read_catalog(path: Path, code: str) -> Catalog:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise InputError(Problem(display_path(path), line, f"cannot read catalog: not valid UTF-8 (byte 0x{raw[exc.start]:02x})")) from None
+    broken = _unterminated_string(raw.decode("utf-8"))
+    if broken:  # Babel would read `msgstr "Manche` as "Manch": the last character lost without a word
+        raise InputError(Problem(display_path(path), broken, "cannot read catalog: a string without its closing quote"))
     try:
         catalog = read_po(io.BytesIO(raw), locale=locale, abort_invalid=True)
     except Exception as exc:  # Babel raises PoFileError with a line number in the text
@@ -226,6 +229,19 @@ def read_catalog(path: Path, code: str) -> Catalog:
     plural_function(catalog, path, raw)
     _previous_ids(catalog)
     return catalog
+
+
+#: A line of a .po file that holds strings: an optional keyword, then whole quoted strings only.
+_PO_STRING = re.compile(r'(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?(?:"(?:[^"\\]|\\.)*"\s*)+')
+
+
+def _unterminated_string(text: str) -> int | None:
+    """The first line whose quoted string lacks its closing quote, or runs on after it (comments are not read)."""
+    for n, line in enumerate(text.split("\n"), 1):
+        line = line.strip()
+        if '"' in line and not line.startswith("#") and not _PO_STRING.fullmatch(line):
+            return n
+    return None
 
 
 def _previous_ids(catalog: Catalog) -> None:

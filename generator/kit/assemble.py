@@ -81,7 +81,9 @@ def kit_document(opts: KitOptions) -> KitDocument:
         raise _bad("--per-page", f"a kit prints 2 or 4 tally sheets a page, got {opts.sheets.per_page}")
     unknown = sorted(set(opts.house_rules) - {opts.game})
     if unknown:
-        raise InputError(Problem("--rule", None, f"a {opts.game} kit takes only {opts.game} house rules, "
+        from generator.model.houserules import origin
+
+        raise InputError(Problem(*origin(opts.house_rules, unknown[0]), f"a {opts.game} kit takes only {opts.game} house rules, "
                                                  f"got '{unknown[0]}'"))
     loaded = load_model(opts.game)
     problems = input_problems(loaded, standard_values(loaded.model))

@@ -15,15 +15,46 @@ from typing import Any
 from generator.core.errors import InputError, Problem
 
 
-def parse_rule_options(options: list[str] | tuple[str, ...]) -> dict[str, dict[str, str]]:
+class RuleTable(dict):
+    """One game's house rules, name -> value, remembering where each was given: `origins[name]` is
+    `(where, line)`, `("--rule", None)` or `("ours.toml", 3)`, so a value refused once the model is read
+    is reported at its own place."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.origins: dict[str, tuple[str, int | None]] = {}
+
+
+class HouseRules(dict):
+    """Every game's house rules, game -> RuleTable; `origins[game]` is where the game's table was given."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.origins: dict[str, tuple[str, int | None]] = {}
+
+
+def origin(table: dict, key: str, default: str = "--rule") -> tuple[str, int | None]:
+    """Where `key` of a HouseRules or RuleTable was given (`default` for a plain dict)."""
+    return getattr(table, "origins", {}).get(key, (default, None))
+
+
+def parse_rule_options(options: list[str] | tuple[str, ...]) -> HouseRules:
     """`GAME.NAME=VALUE` strings, by game; the values are checked later against each model."""
-    out: dict[str, dict[str, str]] = {}
+    out = HouseRules()
     for option in options:
-        m = re.fullmatch(r"([a-z][a-z-]*)\.([a-z_][a-z0-9_]*)=(.*)", option.strip())
+        m = re.fullmatch(r"([a-z][a-z-]*)\.([a-z_][a-z0-9_]*)=(.*)", option.strip(), re.DOTALL)
         if not m:
             raise InputError(Problem("--rule", None, f"expected GAME.NAME=VALUE (like bunco.wipeout=true), got '{option}'"))
-        out.setdefault(m.group(1), {})[m.group(2)] = m.group(3)
+        _put(out, m.group(1), m.group(2), m.group(3), ("--rule", None))
     return out
+
+
+def _put(out: HouseRules, game: str, name: str, value: Any, where: tuple[str, int | None]) -> None:
+    if game not in out:
+        out[game] = RuleTable()
+        out.origins[game] = where
+    out[game][name] = value
+    out[game].origins[name] = where
 
 
 def read_house_rules(path: Path) -> dict[str, dict[str, Any]]:
@@ -34,11 +65,15 @@ def read_house_rules(path: Path) -> dict[str, dict[str, Any]]:
     where = printable(str(path))
     text = read_text(path, "--house-rules", "the house rules")
     data = load_toml(text, where)
-    out: dict[str, dict[str, Any]] = {}
+    lines = key_lines(text)
+    out = HouseRules()
     for game, table in data.items():
         if not isinstance(table, dict):
-            raise InputError(Problem(where, None, f"'{printable(game)}' must be a table like [{printable(game)}]"))
-        out[game] = dict(table)
+            raise InputError(Problem(where, line_of(lines, (game,)), f"'{printable(game)}' must be a table like [{printable(game)}]"))
+        out[game] = RuleTable()
+        out.origins[game] = (where, line_of(lines, (game,)))
+        for name, value in table.items():
+            _put(out, game, name, value, (where, line_of(lines, (game, name))))
     return out
 
 
@@ -55,7 +90,9 @@ def load_toml(text: str, where: str, end_line: bool = False) -> dict[str, Any]:
         raise InputError(Problem(where, too_deep, f"invalid TOML: nested more than {MAX_DEPTH} levels deep"))
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4,300 digits (int()'s own limit)
+        if not isinstance(exc, tomllib.TOMLDecodeError):
+            raise InputError(Problem(where, _long_number_line(text), "invalid TOML: a number of more than 4,300 digits")) from None
         at = re.search(r"\(at line (\d+)", str(exc))  # Python 3.11 has no exc.lineno
         line = int(at.group(1)) if at else None
         if line is None and end_line and "end of document" in str(exc):
@@ -108,10 +145,63 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
-def merge_house_rules(*sources: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Later sources win: the command line's `--rule` over the file's."""
-    out: dict[str, dict[str, Any]] = {}
+def _long_number_line(text: str) -> int | None:
+    m = re.search(r"\d{4301}", text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def merge_house_rules(*sources: dict[str, dict[str, Any]]) -> HouseRules:
+    """Later sources win: the command line's `--rule` over the file's. Each value keeps its origin."""
+    out = HouseRules()
     for source in sources:
         for game, rules in source.items():
-            out.setdefault(game, {}).update(rules)
+            where = origin(source, game)
+            if game not in out:
+                out[game] = RuleTable()
+                out.origins[game] = where
+            for name, value in rules.items():
+                _put(out, game, name, value, origin(rules, name, where[0]))
     return out
+
+
+# --- finding a key's line -------------------------------------------------------------------
+
+_KEY = r'(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')'
+_DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
+
+
+def _parts(dotted: str) -> tuple[str, ...]:
+    return tuple(p.strip().strip("\"'") for p in re.findall(_KEY, dotted))
+
+
+def key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """The line (from 1) where each table and key is defined: `("house-rules", "bunco", "wipeout") -> 7`."""
+    lines: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    depth = 0  # inside a multi-line array: no keys there
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if depth:
+            depth = max(0, depth + stripped.count("[") - stripped.count("]"))
+            continue
+        header = re.fullmatch(rf"\[\[?\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?", stripped)
+        if header:
+            table = _parts(header.group(1))
+            lines.setdefault(table, n)
+            continue
+        key = re.match(rf"({_DOTTED})\s*=(.*)", stripped)
+        if key:
+            path = table + _parts(key.group(1))
+            lines.setdefault(path, n)
+            value = re.sub(r'"[^"]*"|\'[^\']*\'', "", key.group(2)).split("#")[0]
+            depth = max(0, value.count("[") - value.count("]"))
+    return lines
+
+
+def line_of(lines: dict[tuple[str, ...], int], loc: tuple) -> int | None:
+    """The line of the longest leading part of `loc` that is defined in the file."""
+    loc = tuple(str(p) for p in loc if not isinstance(p, int))
+    for i in range(len(loc), 0, -1):
+        if loc[:i] in lines:
+            return lines[loc[:i]]
+    return None

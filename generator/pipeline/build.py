@@ -7,6 +7,7 @@ import hashlib
 import os
 import re
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,6 +83,11 @@ class Options:
     #: PDFs for a print shop (--press): bleed, crop marks, PDF/X-4 (render/press.py).
     press: bool = False
 
+    def __post_init__(self):
+        from generator.core.inputfile import from_argv
+
+        object.__setattr__(self, "site_name", from_argv(self.site_name))  # typed under LC_ALL=C: the UTF-8 it is
+
 
 @dataclass(frozen=True)
 class Artifact:
@@ -139,7 +145,8 @@ def validate_options(opts: Options) -> None:
     _choose(opts.formats, FORMATS, "format")
     _choose(opts.papers, PAPERS, "paper")
     opts.sheets.validate()
-    if not opts.site_name.strip() or len(opts.site_name) > 60 or any(c < " " for c in opts.site_name):
+    if not opts.site_name.strip() or len(opts.site_name) > 60 or any(
+            unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") for c in opts.site_name):  # U+2028 breaks a line too
         raise InputError(Problem("command line", None, "--site-name must be 1 to 60 characters on one line, "
                                                        f"got '{opts.site_name}'"))
     if opts.site_logo is not None:
@@ -210,7 +217,9 @@ def prepare(opts: Options) -> Prepared:
     validate_options(opts)
     unknown = sorted(set(opts.house_rules) - set(GAMES))
     if unknown:
-        raise InputError(Problem("--rule", None, f"unknown game '{unknown[0]}' (known: {', '.join(GAMES)})"))
+        from generator.model.houserules import origin
+
+        raise InputError(Problem(*origin(opts.house_rules, unknown[0]), f"unknown game '{unknown[0]}' (known: {', '.join(GAMES)})"))
     models = load_models(opts.games, opts.games_dir)
     problems = [p for m in models.values() for p in input_problems(m, standard_values(m.model))]
     if problems:
@@ -414,6 +423,11 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
             site = render_site(prep, docs, everything, opts, files=files)
             sitecache.put(skey, site, files)
         files.update(site)
+    if (kept_site is not None or not (full or "rulebook" in opts.kinds)) and (opts.site_logo or opts.site_name != Options.site_name):
+        from generator.core.notes import note
+
+        note("the site's name and logo (--site-name, --site-logo, site_name, site_logo) apply only when the site is "
+             "built, by a build of every game, language and kind; this build left the site as it was")
     stage("site")
     output.write_output(out, output.shown(opts.out), files, everything, key=None if carried else key, kit=kit)
     if full and set(opts.papers) == set(PAPERS) and "pdf" in opts.formats:

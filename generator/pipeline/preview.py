@@ -97,6 +97,8 @@ class Preview:
                 code = parts[0] if len(parts) > 1 else None
                 if path.name == "locale.toml" and (code in locales) != path.exists():
                     change.everything = True  # a locale was added or removed
+                elif len(parts) == 1 and (parts[0] in locales) != (path / "locale.toml").exists():
+                    change.everything = True  # a locale's folder moved out or back in (its files report nothing)
                 elif code in locales and (path.name == "locale.toml" or path.suffix == ".po"):
                     (change.settings if path.name == "locale.toml" else change.locales).add(code)
                     domain = path.stem
@@ -111,8 +113,21 @@ class Preview:
         if self.every_locale:
             opts = self.opts = replace(opts, locales=discover_locales(self.locales_dir))
         self.prep = prepare(opts)
+        before = set(self.files) | set(self.site_files)
         self.docs, self.pdf_keys, self.files, self.entries, self.site_files = {}, {}, {}, {}, {}
-        return self._render({(g, c) for g in opts.games for c in opts.locales})
+        stages = self._render({(g, c) for g in opts.games for c in opts.locales})
+        self._remove(before - set(self.files) - set(self.site_files))  # a locale that left is no longer served
+        return stages
+
+    def _remove(self, paths: set[str]) -> None:
+        """Files of the preview that the selection no longer makes, and the folders they leave empty."""
+        for rel in sorted(paths, reverse=True):
+            path = self.out / rel
+            path.unlink(missing_ok=True)
+            for folder in path.parents:
+                if folder == self.out or not folder.is_relative_to(self.out) or not folder.is_dir() or any(folder.iterdir()):
+                    break
+                folder.rmdir()
 
     def apply(self, change: Change) -> dict[str, float]:
         """Bring the folder up to date with a batch of changes; returns seconds per stage.

@@ -358,7 +358,9 @@ class _Context:
             "search": None, "alternates": [],
             # 404.html is served at whatever address was missing, at any depth: on the host its relative
             # links resolve against the base URL (a <base> its first script adds), from disk against itself.
-            "base_href": self.base_url if path == "404.html" and self.base_url else None,
+            # Only the base URL's path: on another host (a staging copy, a local server) the style and links
+            # come from that host, not from the production address.
+            "base_href": urlsplit(self.base_url).path if path == "404.html" and self.base_url else None,
             "font_wait": self.font_waits.get(code) if page_lang else None,
         }
 

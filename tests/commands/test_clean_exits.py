@@ -151,6 +151,18 @@ def test_ascii_terminal(tmp_path):
     assert "4 खिलाड़ी".encode("ascii", "backslashreplace").decode() in r.stdout and r.stdout.isascii()
 
 
+def test_c_locale_without_utf8_mode(tmp_path):
+    """Under LC_ALL=C with UTF-8 mode off, Python keeps argv's non-ASCII bytes as surrogate escapes: a Hindi group
+    and site name are the UTF-8 typed (issue 44: "no font can draw U+DCE0"), and the kit's names too (in-process:
+    tests/kit/test_kit.py::test_names_typed_under_a_c_locale_are_the_utf8_typed)."""
+    out = tmp_path / "o"
+    r = fresh_cli("build", "--games", "bunco", "--locales", "hi", "--formats", "html", "--kinds", "tally-sheet",
+                  "--group", "शुक्रवार क्लब", "--out", str(out),
+                  env={"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"})
+    assert r.returncode == 0, r.stderr
+    assert "शुक्रवार क्लब" in (out / "hi/bunco/tally-sheet.html").read_text(encoding="utf-8")
+
+
 def test_cache_folder_that_is_a_file(project, tmp_path):
     (project / ".cache").write_text("not a folder", encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(project)}

@@ -65,3 +65,26 @@ def test_rules_of_one_game(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "tonk:" and out[1].startswith("  tonk.tonk_totals (default ")
     assert all(line.startswith("  tonk.") for line in out[1:])
+
+
+@pytest.mark.parametrize("args, line", [
+    (("--base-url", "https://x.org/\u2028a/"), "--base-url may hold only letters, digits and URL punctuation (no spaces, "
+                                               "control characters, quotes, <, > or &), got 'https://x.org/\\u2028a/'"),
+    (("--site-name", "Club\u2029Two"), "--site-name must be 1 to 60 characters on one line, got 'Club\\u2029Two'"),
+    (("--site-name", "Club\nTwo"), "--site-name must be 1 to 60 characters on one line, got 'Club\\u000aTwo'"),
+])
+def test_line_and_paragraph_separators_stay_on_the_errors_line(tmp_path, args, line):
+    """U+2028 and U+2029 end a line for Python's splitlines and for many terminals: split the error in two (issue 44)."""
+    from tests.conftest import run_main
+
+    r = run_main("build", "--games", "bunco", "--locales", "en", "--formats", "html", *args, "--out", str(tmp_path / "o"))
+    assert (r.returncode, r.stderr) == (2, f"rulesheets: command line: {line}\n")
+
+
+def test_every_problem_is_one_line_whatever_it_quotes():
+    from generator.core.errors import InputError, Problem
+
+    quoted = "a\nb\rc\u2028d\u2029e\x85f\x1cg\u202eh\udce0i"
+    lines = cli.error_lines(InputError([Problem("x.po", 3, f"bad '{quoted}'"), Problem("--rule", None, quoted)]))
+    assert lines == ["x.po:3: bad 'a\\u000ab\\u000dc\\u2028d\\u2029e\\u0085f\\u001cg\\u202eh\\udce0i'",
+                     "--rule: a\\u000ab\\u000dc\\u2028d\\u2029e\\u0085f\\u001cg\\u202eh\\udce0i"]

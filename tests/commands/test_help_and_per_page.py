@@ -102,6 +102,14 @@ def test_per_page_for_a_kit_without_tally_sheets_is_an_error(capsys, tmp_path):
     assert not (tmp_path / "k").exists()
 
 
+@pytest.mark.parametrize("per_page", ["1", "3", "0", "-2"])
+def test_a_kit_asks_for_2_or_4_at_once(capsys, tmp_path, per_page):
+    """Issue 44: 3 was refused with "must be 1, 2 or 4", and then 1 with "a kit prints 2 or 4"."""
+    assert _err(capsys, "kit", "bunco", "--players", "A,B,C,D", "--per-page", per_page, "--out", str(tmp_path / "k")) == (
+        2, [f"rulesheets: command line: --per-page must be 2 or 4 in a kit, got {per_page}"])
+    assert not (tmp_path / "k").exists()
+
+
 @pytest.mark.parametrize("games, kinds", [(("bunco",), ("tally-sheet",)), (tuple(GAMES), tuple(KINDS)),
                                           (("bunco", "tonk"), ("payout-sheet", "tally-sheet"))])
 def test_per_page_with_a_tally_sheet_is_accepted(games, kinds):

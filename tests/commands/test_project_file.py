@@ -93,6 +93,9 @@ def test_readme_documents_every_key():
                       "score-sheet, hand-ranking, payout-sheet, booklet, card-sheet"]),
     ('stake = -3\n', ["rulesheets.toml:1: stake: must be a positive amount with at most 2 decimals, got -3"]),
     ('stake = "2.505"\n', ["rulesheets.toml:1: stake: must be a positive amount with at most 2 decimals, got 2.505"]),
+    # Found by tests/commands/test_hostile_text.py: rounding 1e999 to cents was an InvalidOperation traceback.
+    ('stake = "1e999"\n', ["rulesheets.toml:1: stake: must be at most 1,000,000, got 1e999"]),
+    ('stake = 1e300\n', ["rulesheets.toml:1: stake: must be at most 1,000,000, got 1e+300"]),
     ('currency = "GBP"\n', ["rulesheets.toml:1: currency: unknown currency 'GBP' (known: INR, NPR, BDT, KRW, EUR, USD)"]),
     ('group = 5\n', ["rulesheets.toml:1: group: input should be a valid string"]),
     ('site_name = ""\n', ["rulesheets.toml:1: site_name: must be 1 to 60 characters on one line"]),
@@ -260,3 +263,9 @@ def test_a_site_build_shows_the_project_files_logo(tmp_path):
     site = tmp_path / "club" / "site-out" / "site"
     assert (site / "logo.svg").read_text(encoding="utf-8") == SVG  # published under the site's own name for it
     assert '<img class="logo" src="../../logo.svg"' in (site / "ko" / "tonk" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_nul_byte_in_the_config_name_is_one_line(capsys):
+    """Found by tests/commands/test_hostile_text.py: open() raises ValueError, not OSError, for a NUL byte."""
+    assert _run(capsys, "check", "--config", "club\x00.toml") == (
+        2, ["club\\u0000.toml: no such project file (a file name cannot hold a NUL byte)"])

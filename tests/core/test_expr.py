@@ -66,6 +66,10 @@ def test_unknown_name_lists_the_known_ones():
     ("rounds // 0", "integer division or modulo by zero"),
     ("targets[5]", "tuple index out of range"),
     ("rounds in stake", "argument of type 'int' is not iterable"),
+    # Python counts True as 1; a model that multiplies a switch has a mistake in it (issue 44).
+    ("true * 5", "true and false are not numbers"),
+    ("wipeout + 1", "true and false are not numbers"),
+    ("-false", "true and false are not numbers"),
 ])
 def test_what_cannot_be_computed_is_one_expr_error(text, cause):
     with pytest.raises(ExprError) as err:
@@ -76,6 +80,15 @@ def test_what_cannot_be_computed_is_one_expr_error(text, cause):
 def test_names():
     assert names("rounds >= 4 and (wipeout or stake in targets)") == {"rounds", "wipeout", "stake", "targets"}
     assert names("1 + 2") == set()
+    assert names("true * rounds") == {"rounds"}  # true and false are values, never undefined names
+
+
+def test_a_boolean_in_arithmetic_is_named_in_the_models_report():
+    """`=true * 5` in a worked example: the model's line says booleans are not numbers, not that 'true' is undefined."""
+    from generator.model.examples import resolve_fact_refs
+
+    assert resolve_fact_refs({"points": "=true * 5"}, {"wipeout": False}, ("expect",))[1] == [
+        (("expect", "points"), "has a bad expression: 'true * 5' cannot be computed: true and false are not numbers")]
 
 
 @pytest.mark.parametrize("text", ["1if wipeout else 2", "0x", "3in (1, 2)"])

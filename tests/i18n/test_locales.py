@@ -7,7 +7,10 @@ import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 
-from tests.conftest import manifest, run_cli
+import pytest
+
+from generator.i18n.translate import LOCALES_DIR
+from tests.conftest import manifest, run_cli, run_main
 
 
 class _Attributes(HTMLParser):
@@ -76,6 +79,17 @@ def test_init_refuses_unknown_tags_and_existing_locales(project):
     r = run_cli(project, "i18n", "init", "fr")
     assert (r.returncode, r.stderr) == (2, "locales/fr: locale 'fr' already exists\n")
     assert not (project / "locales/xx-QQ").exists()
+
+
+@pytest.mark.parametrize("tag", ["und", "und-IN", "UND", "root", "und_Latn"])
+def test_init_refuses_a_tag_that_names_no_language(tag):
+    """`und` is "undetermined": Babel guesses a language for it (und: en-US, und-IN: hi-IN), and i18n init created
+    locales/en-US without a word (issue 44). Refused before anything is written."""
+    before = sorted(p.name for p in LOCALES_DIR.iterdir())
+    r = run_main("i18n", "init", tag)
+    assert (r.returncode, r.stderr) == (2, f"rulesheets: command line: i18n init: '{tag}' names no language (und is "
+                                           "'undetermined'); use a BCP 47 tag such as es, es-MX or pt-BR\n")
+    assert sorted(p.name for p in LOCALES_DIR.iterdir()) == before
 
 
 def test_locale_status_is_checked(project):

@@ -123,6 +123,19 @@ def _run(capsys, *args):
     ("Asha,Ben,Chloé,Nakamura-Fitzgerald-Okafor", "--players: the name 'Nakamura-Fitzgerald-Okafor' is longer than 24 characters"),
     ("Asha,민준,Ben,Chloé", "--players: no font of locale hi can draw '민' (U+BBFC) in '민준' "
                            "(fonts: Noto Sans Devanagari, Noto Sans, DejaVu Sans)"),
+    # Issue 44: names that differ only by invisible characters are one player, shown with them written out.
+    ("Ann,A\u200bnn,Ben,Chloé", "--players: 'A\\u200bnn' is listed twice: it differs from 'Ann' only by invisible characters"),
+    ("Ann,Ben,Ann\u200d,Chloé", "--players: 'Ann\\u200d' is listed twice: it differs from 'Ann' only by invisible characters"),
+    ("Ann,\u200b\u200b,Ben,Chloé", "--players: the name '\\u200b\\u200b' has no visible character"),
+    # Bidi controls would reorder the contents page ("AnnXboB · exe.png"); control characters the terminal.
+    ("Ann,Bob\u202eexe.png,Ben,Chloé", "--players: the name 'Bob\\u202eexe.png' holds a bidi control (U+202E), "
+                                       "which would reorder the text around it; remove it"),
+    ("Ann,\u2066Bob\u2069,Ben,Chloé", "--players: the name '\\u2066Bob\\u2069' holds a bidi control (U+2066), "
+                                       "which would reorder the text around it; remove it"),
+    ("Ann,B\x1bob,Ben,Chloé", "--players: the name 'B\\u001bob' holds a control character (U+001B)"),
+    # A file that is not there is not one player's name.
+    ("/tmp/no-such-folder-44/players.txt", "rulesheets: --players /tmp/no-such-folder-44/players.txt: no such file (the player list)"),
+    ("players.txt", "rulesheets: --players players.txt: no such file (the player list)"),
 ])
 def test_bad_players_one_line_exit_2(players, line, tmp_path, capsys):
     code, err = _run(capsys, "bunco", "--players", players, "--locale", "hi", "--out", str(tmp_path / "kit"))
@@ -135,6 +148,29 @@ def test_bad_player_file_names_the_line(tmp_path, capsys):
     roster.write_text("Asha\n\nBen\nChloé\nAsha\n", encoding="utf-8")
     code, err = _run(capsys, "tonk", "--players", str(roster), "--out", str(tmp_path / "kit"))
     assert (code, err) == (2, f"{roster}:5: 'Asha' is listed twice")
+
+
+def test_refusals_stay_in_english_whatever_the_locale(tmp_path, capsys):
+    """Pinned on purpose (README, "Error messages ... are in English"): the person at the keyboard gets every error
+    in one language; the kit's pages and summary are in the locale."""
+    code, err = _run(capsys, "bunco", "--players", "Asha,Ben", "--locale", "fr", "--out", str(tmp_path / "kit"))
+    assert (code, err) == (2, "--players: Bunco needs a multiple of four players (4, 8, 12, ...) or one short of it, got 2")
+    assert main(["rules", "bunco"]) == 0
+    assert "bunco.wipeout (default false; allowed false | true): Wipeout." in capsys.readouterr().out
+
+
+def test_names_typed_under_a_c_locale_are_the_utf8_typed():
+    """Under LC_ALL=C with UTF-8 mode off, Python keeps argv's bytes as surrogate escapes (U+DCE0...): read back
+    as the UTF-8 they are, not refused for a font that cannot draw U+DCE0 (issue 44). Bytes that are not
+    UTF-8 are refused in one line."""
+    typed = ",".join(HINDI_TWELVE[:4]).encode("utf-8").decode("ascii", "surrogateescape")
+    assert "\udce0" in typed
+    assert [p.name for p in read_players(typed)] == HINDI_TWELVE[:4]
+    from generator.core.errors import InputError
+
+    with pytest.raises(InputError) as refusal:
+        read_players(b"Asha,B\xffen,Chlo\xc3\xa9,Dev".decode("utf-8", "surrogateescape"))
+    assert str(refusal.value) == "--players: the name 'B\\udcffen' is not valid UTF-8 text"
 
 
 def test_card_games_refuse_one_player(tmp_path, capsys):

@@ -247,6 +247,69 @@ def test_bad_house_rules_file(tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1
 
 
+#: Values a --house-rules file may hold that no rule takes (issue 44): each refused at its own line, in one line.
+#: `rounds_per_set = inf` was a ValueError traceback (a regression); the others were reported as `--rule:`.
+FILE_VALUES = {
+    "rounds_per_set = inf": "bunco.rounds_per_set must be 3 to 6, got inf",
+    "rounds_per_set = nan": "bunco.rounds_per_set must be 3 to 6, got nan",
+    "rounds_per_set = -inf": "bunco.rounds_per_set must be 3 to 6, got -inf",
+    "rounds_per_set = 4.0": "bunco.rounds_per_set must be 3 to 6, got 4.0",
+    "rounds_per_set = 99999999999999999999999": "bunco.rounds_per_set must be 3 to 6, got a number of 23 digits",
+    "rounds_per_set = true": "bunco.rounds_per_set must be 3 to 6, got true",
+    "wipeout = 1": "bunco.wipeout must be false | true, got 1",
+    "wipeout = \"yes\"": "bunco.wipeout: expected true or false, got 'yes'",
+    "nope = 1": "unknown house rule 'bunco.nope' (house rules of bunco: wipeout, rounds_per_set, sets_per_evening, "
+                "target_points, bunco_points, baby_bunco_points)",
+}
+
+
+@pytest.mark.parametrize("line", FILE_VALUES)
+def test_a_bad_value_in_a_house_rules_file_names_its_line(tmp_path, line):
+    from generator.model.houserules import read_house_rules
+
+    path = tmp_path / "ours.toml"
+    path.write_text(f"# our rules\n[bunco]\ntarget_points = 25\n{line}\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        make_edition(PREP.models["bunco"], read_house_rules(path)["bunco"])
+    assert [(p.path, p.line, p.message) for p in err.value.problems] == [(str(path), 4, FILE_VALUES[line])]
+
+
+def test_a_huge_number_in_a_house_rules_file_is_one_line(tmp_path):
+    """tomllib's int() raises a plain ValueError past 4,300 digits: one line at its line, not a traceback."""
+    path = tmp_path / "ours.toml"
+    path.write_text("[bunco]\nwipeout = true\nrounds_per_set = " + "9" * 5000 + "\n", encoding="utf-8")
+    r = _cli("check", "--games", "bunco", "--locales", "en", "--house-rules", str(path))
+    assert (r.returncode, r.stderr) == (2, f"{path}:3: invalid TOML: a number of more than 4,300 digits\n")
+
+
+def test_house_rules_file_end_to_end(tmp_path):
+    """The regression itself, through the command line: one line at the file's line, exit 2, then --rule wins
+    over the file and is named as --rule."""
+    path = tmp_path / "ours.toml"
+    path.write_text("[bunco]\nwipeout = true\nrounds_per_set = inf\n", encoding="utf-8")
+    r = _cli("check", "--games", "bunco", "--locales", "en", "--house-rules", str(path))
+    assert (r.returncode, r.stderr) == (2, f"{path}:3: bunco.rounds_per_set must be 3 to 6, got inf\n")
+    r = _cli("check", "--games", "bunco", "--locales", "en", "--house-rules", str(path), "--rule", "bunco.rounds_per_set=9")
+    assert (r.returncode, r.stderr) == (2, "--rule: bunco.rounds_per_set must be 3 to 6, got 9\n")
+    path.write_text("[bunco]\nwipeout = true\n\n[chess]\ncastling = true\n", encoding="utf-8")
+    r = _cli("check", "--games", "bunco", "--locales", "en", "--house-rules", str(path))
+    assert (r.returncode, r.stderr) == (2, f"{path}:4: unknown game 'chess' (known: {KNOWN_GAMES})\n")
+
+
+@pytest.mark.parametrize("value", ["yes", "no", "on", "off", "1", "0", "True", "FALSE", "y"])
+def test_a_switch_takes_true_or_false_only(value):
+    """Only the spellings `rulesheets rules` shows (and TOML uses): `yes` was quietly taken as true (issue 44)."""
+    r = _cli("check", "--games", "bunco", "--locales", "en", "--rule", f"bunco.wipeout={value}")
+    assert (r.returncode, r.stderr) == (2, f"--rule: bunco.wipeout: expected true or false, got '{value}'\n")
+
+
+@pytest.mark.parametrize("value, shown", [("a\nb", "a\\u000ab"), ("a\u2028b", "a\\u2028b"), ("a\rb", "a\\u000db"),
+                                          ("a\u202eb", "a\\u202eb")])
+def test_a_rule_value_that_breaks_lines_is_one_line(value, shown):
+    r = _cli("check", "--games", "bunco", "--locales", "en", "--rule", f"bunco.wipeout={value}")
+    assert (r.returncode, r.stderr) == (2, f"--rule: bunco.wipeout: expected true or false, got '{shown}'\n")
+
+
 def test_a_caption_may_only_quote_its_own_example(tmp_path):
     _copy_models(tmp_path)
     path = model_path("bunco", tmp_path)

@@ -88,3 +88,19 @@ def test_build_refuses_example_disagreeing_with_engine(project):
     assert r.returncode == 1
     assert "example 'turn-sequence': points is written as 9 but the engine computes 8" in r.stderr
     assert not (project / "output").exists()
+
+
+#: The note a build prints when it is given the site's name or logo but makes no site (issue 44).
+SITE_NOTE = ("rulesheets: note: the site's name and logo (--site-name, --site-logo, site_name, site_logo) apply only "
+             "when the site is built, by a build of every game, language and kind; this build left the site as it was")
+
+
+def test_site_name_for_a_build_without_a_site_is_noted(tmp_path):
+    from tests.conftest import run_main
+
+    args = ("build", "--games", "bunco", "--locales", "en", "--formats", "html", "--kinds", "quick-reference")
+    r = run_main(*args, "--site-name", "Friday Club", "--out", str(tmp_path / "a"))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == [SITE_NOTE] and not (tmp_path / "a/site").exists()
+    r = run_main(*args, "--out", str(tmp_path / "b"))  # no name given: nothing to say
+    assert (r.returncode, r.stderr) == (0, "")

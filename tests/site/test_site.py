@@ -274,7 +274,8 @@ def test_with_base_url_every_absolute_url_uses_it(published):
             # Served for any missing address, at any depth: relative links (it works from disk) that a
             # first script makes resolve against the base URL on the host (test_404_from_disk_and_from_the_host).
             assert not absolute and not [h for h, a in page.links if a.get("rel") == "canonical"]
-            assert html.index(f'b.href = "{BASE_URL}"') < html.index("<link")
+            # Only the base URL's path: resolved on whichever host serves the page (issue 44).
+            assert html.index(f'b.href = "{urlparse(BASE_URL).path}"') < html.index("<link")
             continue
         assert absolute and all(u.startswith(BASE_URL) for u in absolute), rel
         assert page.canonical() == BASE_URL + page_url_path(rel)
@@ -707,6 +708,45 @@ def test_search_matches_inside_words_and_stays_in_its_language(site, browser):
         page.close()
 
 
+#: Queries that are JavaScript replacement patterns ($& is the matched "{query}"), or hold bidi controls, a
+#: zero-width space, markup or the placeholder itself: the no-results line shows each as typed (issue 44).
+HOSTILE_QUERIES = ["$&", "$'", "$`", "$$", "$1", "a\u202eb", "x\u2068y", "\u200b", "<b>x</b>", "{query}", "a\u2028b"]
+
+
+@pytest.mark.hypothesis
+def test_search_shows_any_query_as_typed(published, browser):
+    """The search channel of tests/commands/test_hostile_text.py: control, bidi and separator characters, numbers
+    and replacement patterns typed into the search box. Lone surrogates cannot be typed (Playwright sends text
+    as JSON), and a text field holds a line break as a space: the line shows the field's value."""
+    from hypothesis import example, given, settings
+
+    from tests.commands.test_hostile_text import VALUES
+    from tests.conftest import examples
+
+    page, trouble = open_page(browser, (published / "fr" / "index.html").as_uri(), width=360)
+    none = page.get_attribute("form.search", "data-none")
+    search(page, "zzqx")  # loads the index
+
+    @settings(max_examples=examples(60), deadline=None)
+    @given(query=VALUES.map(lambda q: re.sub("[\ud800-\udfff]", "", q)))
+    def shown_as_typed(query):
+        typed = f"zzqx{query}qxzz"  # not trimmed, and found nowhere
+        page.fill("#search-q", typed)
+        held = page.input_value("#search-q")  # the field's value: a line break in it is a space
+        assert held.startswith("zzqx") and held.endswith("qxzz"), repr(held)
+        expected = none.replace("{query}", held, 1)
+        page.wait_for_function("s => document.querySelector('.search-status').textContent === s", arg=expected,
+                               timeout=5000)
+
+    for query in HOSTILE_QUERIES:
+        shown_as_typed = example(query=query)(shown_as_typed)
+    try:
+        shown_as_typed()
+        assert not trouble, "\n".join(trouble)
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("start,switch_to,section", [("ko", "fr", "moving"), ("en", "hi", "knocking"), ("bn", "ne", "ranking")])
 def test_language_switch_keeps_the_section(site, browser, start, switch_to, section):
     game = {"moving": "bunco", "knocking": "tonk", "ranking": "stop-the-bus"}[section]
@@ -807,6 +847,22 @@ def test_screenshots(site, browser, shots, code):
 
 # -- 404 from disk and from the host; layout shift while fonts load (issue 32) ---------------------------
 
+def _host(site: Path, root: str, fetched: list[str]):
+    """A Playwright route that serves `site` at the address `root` as a static host does (404.html for
+    whatever is missing), noting every address asked for in `fetched`."""
+    types = {".css": "text/css", ".js": "text/javascript", ".woff2": "font/woff2", ".svg": "image/svg+xml"}
+
+    def serve(route):
+        url = route.request.url
+        fetched.append(url)
+        rel = url[len(root):] if url.startswith(root) else None
+        if rel is not None and (site / rel).is_file():
+            route.fulfill(status=200, body=(site / rel).read_bytes(), content_type=types.get(Path(rel).suffix, "text/html"))
+        else:
+            route.fulfill(status=404, body=(site / "404.html").read_bytes(), content_type="text/html")
+    return serve
+
+
 def test_404_from_disk_and_from_the_host(published, browser):
     """From disk: relative links to real files, the site's style applied. On the host, served at a missing
     address three folders deep: every link and asset resolves under the base URL, the style applies too."""
@@ -823,18 +879,7 @@ def test_404_from_disk_and_from_the_host(published, browser):
     missing = f"{BASE_URL}fr/no/such/page"
     fetched: list[str] = []
 
-    def host(route):
-        url = route.request.url
-        fetched.append(url)
-        rel = url[len(BASE_URL):] if url.startswith(BASE_URL) else None
-        if rel is not None and (site / rel).is_file():
-            types = {".css": "text/css", ".js": "text/javascript", ".woff2": "font/woff2", ".svg": "image/svg+xml"}
-            route.fulfill(status=200, body=(site / rel).read_bytes(),
-                          content_type=types.get(Path(rel).suffix, "text/html"))
-        else:
-            route.fulfill(status=404, body=(site / "404.html").read_bytes(), content_type="text/html")
-
-    page.route("https://rules.example.net/**", host)
+    page.route("https://rules.example.net/**", _host(site, BASE_URL, fetched))
     try:
         page.goto(missing, wait_until="load")
         page.evaluate("document.fonts.ready.then(() => true)")
@@ -843,6 +888,23 @@ def test_404_from_disk_and_from_the_host(published, browser):
         # (Chromium's preload scanner may ask for the relative addresses before the script runs: those
         # answers are the 404 page and go unused.)
         assert f"{BASE_URL}style.css" in fetched and f"{BASE_URL}fonts/index.css" in fetched, fetched
+        assert page.evaluate("getComputedStyle(document.querySelector('.choices')).display") == "grid"
+    finally:
+        page.close()
+    # Another host (a staging copy) serving the same folders: styled from itself, never from the production
+    # address, which it cannot reach (issue 44: 4 console errors and an unstyled page before).
+    staging = "http://staging.example.test" + urlparse(BASE_URL).path
+    page = browser.new_page(viewport={"width": 1024, "height": 900})
+    fetched.clear()
+
+    page.route("http://staging.example.test/**", _host(site, staging, fetched))
+    page.route("https://rules.example.net/**", lambda route: (fetched.append(route.request.url), route.abort()))
+    try:
+        page.goto(f"{staging}fr/no/such/page", wait_until="load")
+        page.evaluate("document.fonts.ready.then(() => true)")
+        assert page.eval_on_selector_all("main a", "els => els.map(a => a.href)") == [
+            f"{staging}{c}/index.html" for c in LOCALES]
+        assert f"{staging}style.css" in fetched and not [u for u in fetched if u.startswith(BASE_URL)], fetched
         assert page.evaluate("getComputedStyle(document.querySelector('.choices')).display") == "grid"
     finally:
         page.close()

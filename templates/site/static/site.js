@@ -98,7 +98,7 @@
     });
     hits.sort(function (x, y) { return y.r.score - x.r.score; });
     status.textContent = hits.length ? index.counts[hits.length - 1]
-                                     : form.getAttribute("data-none").replace("{query}", query);
+                                     : form.getAttribute("data-none").replace("{query}", function () { return query; });
     var root = form.getAttribute("data-root");
     hits.forEach(function (h) {
       var li = document.createElement("li"), a = document.createElement("a");
