@@ -72,9 +72,16 @@ class Sheet:
     #: The `--per-page` values the sheet takes (several to a page, with cut lines); empty: it takes none,
     #: and `--per-page` for a build without any such sheet is an error.
     per_page: tuple[int, ...] = ()
+    #: How a per-table sheet names its table, `(tr, index, count) -> str` (index 0-based): each game its
+    #: own (Bunco's tables are ranked head / middle / low, a card game's are numbered).
+    table_label: Ref | Callable[..., str] = Ref("generator.render.html:card_table_label")
 
     def html(self, *args, **kwargs) -> str:
         return _load(self.render)(*args, **kwargs)
+
+    def label_table(self, tr, index: int, count: int) -> str:
+        """This sheet's name for table `index` (0-based) of `count`, in `tr`'s language."""
+        return _load(self.table_label)(tr, index, count)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ when, on any page:
 - the last page holds only the document's tail: under 15 % filled and no section heading on it (a closing
   question with the colophon, a kit's prize lines);
 - a heading is the last thing on a page, its text on the page before the one it heads;
-- a page is blank (nothing drawn on it).
+- a page is blank (nothing drawn on it);
+- text is set under MIN_TYPE_PT (7 pt, a print shop's floor for type read at arm's length);
+- a text box crosses the rule of the table cell that holds it (a column head wider than its column).
 
 The walk reads WeasyPrint's boxes (`Document.pages[i]._page_box`), which it does not document but
 has kept since version 53; the gate costs well under 1 % of a render (`make bench` prints it).
@@ -29,6 +31,8 @@ PT_PER_PX = 0.75
 #: Elements that close a document: a page holding only these is a page wasted on a note.
 TRAILING = ("colophon", "closing-note")
 HEADINGS = ("h1", "h2", "h3", "h4")
+#: The smallest type a page may hold, in pt.
+MIN_TYPE_PT = 7.0
 #: A last page filled less than this, with no heading on it, holds only a document's tail.
 TAIL_FILL = 0.15
 
@@ -91,6 +95,8 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
     found: list[Finding] = []
     outside = None  # (amount, side, box): the box that sticks out furthest
     clipped = None
+    smallest = None  # (size in px, text box): the smallest type on the page
+    crossing = None  # (amount in px, text box, cell): text furthest past its cell's rule
     leaves: list = []  # boxes that draw something (text, images, borders), with their ancestors and themselves
     roots = [child for child in page_box.children if not isinstance(child, boxes.MarginBox)]
     for root in roots:
@@ -107,6 +113,13 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
                     leaves.append((box, ancestors + (box,)))
                     if clipped is None:
                         clipped = _clipped_by(box, ancestors)
+                if isinstance(box, boxes.TextBox) and box.text.strip():
+                    size = box.style["font_size"]
+                    if smallest is None or size < smallest[0]:
+                        smallest = (size, box)
+                    across = _past_cell_rule(box, ancestors, boxes)
+                    if across is not None and (crossing is None or across[0] > crossing[0]):
+                        crossing = (across[0], box, across[1])
     if outside is not None:
         amount, side, box, ancestors = outside
         outer = _outermost_out(ancestors, box, side, (left, top, right, bottom))
@@ -114,6 +127,13 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
         found.append(Finding(number, f"{what} ends {amount * PT_PER_PX:.0f} pt past the {side} margin"))
     if clipped is not None:
         found.append(Finding(number, clipped))
+    if smallest is not None and smallest[0] * PT_PER_PX < MIN_TYPE_PT - 0.005:
+        found.append(Finding(number, f"{_describe(smallest[1], smallest[1])} is set at {smallest[0] * PT_PER_PX:.2f} pt, "
+                                     f"under the {MIN_TYPE_PT:g} pt floor"))
+    if crossing is not None:
+        amount, box, cell = crossing
+        found.append(Finding(number, f"{_describe(box, box)} runs {amount * PT_PER_PX:.1f} pt past the rule of "
+                                     f"{_describe(cell, None)}"))
     if not leaves and outside is None:
         found.append(Finding(number, "the page is blank (a break too many, or content that does not draw)"))
     if leaves:
@@ -222,6 +242,22 @@ def _clipped_by(box, ancestors) -> str | None:
             verb = "is clipped by" if clips else "runs out of the bottom of"
             return f"{_describe(box, box)} {verb} {_describe(anc, None)} by {beyond * PT_PER_PX:.0f} pt"
     return None
+
+
+def _past_cell_rule(text, ancestors, boxes) -> tuple[float, object] | None:
+    """How far (px) `text` runs past a drawn side rule of the table cell holding it, and the cell; None inside."""
+    cell = next((a for a in reversed(ancestors) if isinstance(a, boxes.TableCellBox)), None)
+    if cell is None:
+        return None
+    x, _, w, _ = _extent(text)
+    inner_left = cell.padding_box_x()
+    inner_right = inner_left + cell.padding_width()
+    # The rule sits in the cell's border (or in its neighbour's, collapsed): text past the padding box's edge
+    # on a side that has a rule is text across it.
+    left_rule = cell.border_left_width > 0 or cell.style["border_left_width"] > 0
+    right_rule = cell.border_right_width > 0 or cell.style["border_right_width"] > 0
+    beyond = max((x + w) - inner_right if right_rule else 0, inner_left - x if left_rule else 0)
+    return (beyond, cell) if beyond > SLACK else None
 
 
 def _is_table_part(box) -> bool:

@@ -96,6 +96,8 @@ class Download:
     #: Made once per table (a scorepad): its label names the table.
     per_table: bool = False
     domain: str = ""
+    #: A per-table sheet's table, named by its own game (`Sheet.label_table`); "" otherwise.
+    table_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -285,9 +287,10 @@ def _downloads(entries, files, trs, out) -> dict[tuple[str, str], list[Download]
             links.append(PdfLink(e["paper"], href, e.get("pages"), size))
         tables = max((k[3] or 0) for k in grouped if k[:3] == (code, game, kind))
         sheet = GAMES[game].sheet(kind)
+        per_table = bool(sheet and sheet.per_table)
+        label = sheet.label_table(trs[code], (table or 1) - 1, tables or 1) if per_table else ""
         result.setdefault((code, game), []).append(
-            Download(kind, table, tables, tuple(links), sheet.title if sheet else "", bool(sheet and sheet.per_table),
-                     game))
+            Download(kind, table, tables, tuple(links), sheet.title if sheet else "", per_table, game, label))
     return result
 
 
