@@ -140,6 +140,10 @@
       var list = totalsBox.querySelector("div");
       var kept = Array.from(list.querySelectorAll("input"), function (x) { return x.value; });
       list.textContent = "";
+      list.onchange = function (ev) {  // digits typed on a Latin keypad are shown in the locale's own
+        var v = core.readInt(ev.target.value);
+        if (!isNaN(v)) ev.target.value = core.native(String(v));
+      };
       people.forEach(function (p, i) {
         var id = "tk-total-" + i;
         list.append(core.el("label", {for: id}, [p]), core.el("input", {id: id, type: "text", inputmode: "numeric", pattern: "[0-9০-৯०-९]*", autocomplete: "off", value: kept[i] || ""}));
