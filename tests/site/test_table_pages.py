@@ -113,8 +113,10 @@ def test_a_game_at_the_table_survives_a_reload_and_undoes(html_build, chromium, 
     context.close()
 
 
-#: `make test` checks every game's page in Bengali (native digits, the longest words); `make test-full` the others.
-AXE_CASES = [pytest.param(code, game, marks=() if code == "bn" else pytest.mark.full, id=f"{code}-{game}")
+#: `make test` checks two pages in Bengali (native digits, long words): Call Break's sheet and Stop the Bus's card
+#: picker, the two with the most controls; `make test-full` every other game and locale.
+EVERYDAY = {("bn", "call-break"), ("bn", "stop-the-bus")}
+AXE_CASES = [pytest.param(code, game, marks=() if (code, game) in EVERYDAY else pytest.mark.full, id=f"{code}-{game}")
              for code in LOCALES for game in KEEPERS]
 
 
@@ -154,3 +156,11 @@ def test_a_build_with_house_rules_computes_and_says_them(tmp_path, chromium):
         assert page.locator(f'#rules-in-force dt[data-rule="{label}"]').count() == 1
         assert not trouble, trouble
         page.close()
+
+
+#: `make test-full` only: a browser with the fonts arriving late, on every game's keeper in a Latin and an Indic locale.
+@pytest.mark.full
+def test_keepers_load_without_layout_shift(html_build):
+    from tests.site.test_site import _assert_no_layout_shift
+
+    _assert_no_layout_shift(html_build / "site", [f"{c}/{g}/table.html" for c in ("en", "bn") for g in KEEPERS])
