@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SYSTEM_PACKAGES=(fonts-noto-core fonts-noto-cjk fonts-dejavu-core libharfbuzz-subset0
-                 libpango-1.0-0 libpangoft2-1.0-0 poppler-utils python3-venv)
+                 libpango-1.0-0 libpangoft2-1.0-0 poppler-utils python3-venv
+                 libgs-common)  # libgs-common: the CMYK profile of --press files (render/press.py)
 # Extra system packages only the test suite needs (pass --test).
 TEST_PACKAGES=()
 if [[ "${1:-}" == "--test" ]]; then

@@ -205,6 +205,39 @@ def kit_build(tmp_path_factory) -> Path:
     return shared(tmp_path_factory, "kit-build", make) / "out"
 
 
+@pytest.fixture(scope="session")
+def imposed_build(tmp_path_factory) -> Path:
+    """The print shop's command: booklets and card sheets of every game, locale and paper (for `make test-full`)."""
+    def make(folder: Path) -> None:
+        proj = copy_project(folder / "proj")
+        result = run_cli(proj, "build", "--kinds", "booklet", "card-sheet", "--jobs", "2", "--out", str(folder / "out"))
+        assert result.returncode == 0, result.stderr
+    return shared(tmp_path_factory, "imposed-build", make) / "out"
+
+
+#: The cells of games x locales x kinds x papers that hung or failed the gate on 5 December (issue 38),
+#: built by `make test` (`print_shop_build`): card sheets that grew their type without end, and the
+#: Letter Bunco booklets whose seating tables ran past the margin. Every other cell is `imposed_build`'s.
+PRINT_SHOP_CELLS = (
+    ("--kinds", "card-sheet", "--games", "bunco", "call-break", "tonk", "--locales", "en", "fr", "ko", "hi", "bn",
+     "--papers", "a4"),
+    ("--kinds", "booklet", "--games", "bunco", "--locales", "en", "fr", "--papers", "letter"),
+)
+
+
+@pytest.fixture(scope="session")
+def print_shop_build(tmp_path_factory) -> list[Path]:
+    """The cells of PRINT_SHOP_CELLS, one build each (PDF only, two workers, a project copy: no cached PDF); each must exit 0."""
+    def make(folder: Path) -> None:
+        proj = copy_project(folder / "proj")
+        for i, cell in enumerate(PRINT_SHOP_CELLS):
+            result = run_cli(proj, "build", *cell, "--formats", "pdf", "--jobs", "2", "--out", str(folder / f"out{i}"),
+                             timeout=300)
+            assert result.returncode == 0, result.stderr
+    folder = shared(tmp_path_factory, "print-shop-build", make)
+    return [folder / f"out{i}" for i in range(len(PRINT_SHOP_CELLS))]
+
+
 #: House rules that change prose, examples and sheets of two games (the house-rules edition of `make test-full`).
 HOUSE_RULES = ("bunco.wipeout=true", "tonk.hand_size=7")
 
@@ -234,7 +267,7 @@ def documents_per_locale(tables: int = 3) -> int:
 
 
 #: Session builds that render every PDF: the tests that read them belong to `make test-full`.
-HEAVY_FIXTURES = {"full_build", "pdf_build", "kit_build", "house_rules_build"}
+HEAVY_FIXTURES = {"full_build", "pdf_build", "kit_build", "house_rules_build", "imposed_build"}
 #: Test modules that take minutes: installs into a fresh virtual environment, and renders of many
 #: PDFs twice over to compare their bytes.
 #: Also the sweeps: signal injection at every point, output-folder fault matrices, the site cache

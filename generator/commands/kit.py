@@ -29,6 +29,7 @@ def add_arguments(k) -> None:
                    help="a house rule of the kit's game (repeatable; every NAME and VALUE: `rulesheets rules GAME`)")
     k.add_argument("--house-rules", type=Path, metavar="FILE.toml", help="house rules from a TOML file")
     k.add_argument("--strict", action="store_true", help="missing or fuzzy translations are errors")
+    options.add_press(k)
     k.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="folder the kit is written to: missing, empty or an earlier kit's (default: kit/ in the output folder)")
     options.add_config(k)
@@ -48,7 +49,7 @@ def run(args) -> int:
                           stake=None if args.stake is None else parse_stake(args.stake), currency=args.currency)
     players = read_players(args.players)
     opts = KitOptions(args.game, tuple(players), args.locale, args.paper, sheets, options.house_rules(args), args.out,
-                      args.strict, output_root=args.output_root)
+                      args.strict, output_root=args.output_root, press=args.press)
     options.check_patch_versions(pdfs=True)
     kit = make_kit(opts)
     for path in write_kit(kit_folder(opts.out, opts.output_root), kit.files, opts.output_root):

@@ -105,6 +105,13 @@ def add_outputs(sp: argparse.ArgumentParser, out_help: str) -> None:
                     help="the static site's name: 1 to 60 characters (default: rulesheets)")
     sp.add_argument("--site-logo", type=Path, default=None, metavar="FILE",
                     help="an image (.svg, .png or .webp, at most 200 kB) shown before the site's name (default: none)")
+    add_press(sp)
+
+
+def add_press(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--press", action="store_true",
+                    help="PDFs for a print shop: 3 mm bleed, crop marks, PDF/X-4 with a CMYK output intent "
+                         "(default: PDFs for a home printer and screen readers, PDF/UA-1)")
 
 
 def add_sheet_options(b: argparse.ArgumentParser) -> None:
@@ -166,7 +173,8 @@ def build_options(args):
                    papers=many(args.papers, ("a4", "letter")),
                    out=args.out or (args.output_root if args.command == "build" else None) or default_output(),
                    jobs=jobs(args.jobs), strict=args.strict, sheets=sheets, base_url=args.base_url,
-                   site_name=args.site_name, site_logo=args.site_logo, house_rules=rules, kinds=kinds)
+                   site_name=args.site_name, site_logo=args.site_logo, house_rules=rules, kinds=kinds,
+                   press=args.press)
 
 
 def check_patch_versions(pdfs: bool) -> None:

@@ -255,6 +255,10 @@ def template() -> str:
 # Output folder, relative to this file (default: output).
 # out = "output"
 
+# PDFs for a print shop: 3 mm bleed, crop marks, PDF/X-4 with a CMYK output intent (default: false,
+# PDFs for a home printer and screen readers).
+# press = true
+
 # House rules, one table per game (`rulesheets rules` lists them all), as in a --house-rules file.
 # [house-rules.{game}]
 # {rule} = {_toml_value(model.rules.get(rule))}
@@ -308,6 +312,8 @@ def apply(args, project: Project):
             args.locale = locales[0] if locales and len(locales) == 1 else "en"
         if args.paper is None and papers and len(papers) == 1:
             args.paper = papers[0]
+    if hasattr(args, "press") and not args.press and get("press"):
+        args.press = True
     if hasattr(args, "site_logo") and args.site_logo is None:
         args.site_logo = project.site_logo
     args.output_root = project.out

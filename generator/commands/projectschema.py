@@ -84,6 +84,8 @@ class ProjectFile(BaseModel):
     site_logo: str | None = None
     #: The output folder (`--out`), relative to the project file's folder.
     out: str | None = None
+    #: PDFs for a print shop (`--press`): bleed, crop marks, PDF/X-4.
+    press: bool | None = None
     #: House rules by game, as in a --house-rules file: [house-rules.bunco] wipeout = true.
     house_rules: dict[str, dict[str, Any]] = Field(default_factory=dict, alias="house-rules")
 

@@ -131,6 +131,46 @@ class PdfCache:
                 path.unlink(missing_ok=True)
 
 
+class FitHints:
+    """What each PDF took last time, by path: a fitted card's type size (the next search's start) and
+    the CPU seconds of its render (the order of the next build's jobs). Hints only: a wrong or missing
+    one costs time, never changes a byte. Kept in <cache>/hints.json; an unreadable file is ignored."""
+
+    def __init__(self, root: Path = CACHE_DIR):
+        self.path = root / "hints.json"
+        try:
+            data = json.loads(self.path.read_text())
+            self.data = {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            self.data = {}
+        self.changed = False
+
+    def _number(self, path: str, what: str) -> float | None:
+        value = self.data.get(path, {}).get(what)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
+
+    def size(self, path: str) -> float | None:
+        return self._number(path, "size")
+
+    def seconds(self, path: str) -> float | None:
+        return self._number(path, "seconds")
+
+    def record(self, path: str, size: float | None, seconds: float) -> None:
+        entry = {"seconds": round(seconds, 3)} | ({"size": size} if size is not None else {})
+        if self.data.get(path) != entry:
+            self.data[path] = entry
+            self.changed = True
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.path, json.dumps(self.data, sort_keys=True).encode())
+        except OSError as exc:
+            cache_unwritable(self.path.parent, exc)
+
+
 _warned: set[str] = set()
 
 

@@ -22,7 +22,7 @@ from generator.fonts.choice import FontFile
 
 #: Subsets of earlier builds (PDF cuts as .otf, web fonts as .woff2). Bump CACHE_VERSION when options change.
 CACHE_DIR = _CACHE / "fonts"
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 #: Name records kept: the usual ones plus 13/14 (licence text and URL), which the OFL wants to travel with the font.
 NAME_IDS = (0, 1, 2, 3, 4, 5, 6, 13, 14)
 #: FontForge's FFTM table is nothing but timestamps.
@@ -105,6 +105,39 @@ def cut(face: FontFile, chars: frozenset[str]) -> bytes:
     return hb.subset(source, request).blob.data
 
 
+def pdf_cut(face: FontFile, chars: frozenset[str]) -> bytes:
+    """The cut for PDFs: a CID-keyed CFF face gets CID i for glyph i.
+
+    HarfBuzz's cut keeps each glyph's CID from the collection (glyph 327 keeps CID 58199). WeasyPrint
+    writes glyph numbers into the PDF as CIDs (CIDToGIDMap /Identity), which poppler and PDFium read
+    as glyph numbers; MuPDF (SumatraPDF, zathura, mobile viewers) looks them up as CIDs through the
+    charset, finds none, and draws nothing: "FT_Load_Glyph: invalid argument". With the charset made
+    the identity, both readings name the same glyph. Only the CFF table changes; the others are copied.
+    """
+    data = cut(face, chars)
+    if data[:4] != b"OTTO":
+        return data
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(io.BytesIO(data), lazy=True)
+    top = font["CFF "].cff[0]
+    if not hasattr(top, "ROS"):  # a name-keyed CFF: glyph numbers are all there is
+        return data
+    old = list(top.charset)
+    new = [".notdef"] + [f"cid{i:05d}" for i in range(1, len(old))]
+    if old == new:
+        return data
+    strings = top.CharStrings
+    strings.charStrings = {new[i]: strings.charStrings[name] for i, name in enumerate(old)}
+    top.charset = new
+    font.setGlyphOrder(new)
+    out = io.BytesIO()
+    font.save(out, reorderTables=False)
+    return out.getvalue()
+
+
 def woff2(face: FontFile, chars: frozenset[str]) -> bytes:
     """The same cut, as WOFF2 with a fixed timestamp (woff2pack: fontTools' writer, faster)."""
     from generator.patches.woff2pack import pack
@@ -112,7 +145,7 @@ def woff2(face: FontFile, chars: frozenset[str]) -> bytes:
     return pack(cut(face, chars), FIXED_TIMESTAMP)
 
 
-MAKERS = {"otf": cut, "woff2": woff2}
+MAKERS = {"otf": pdf_cut, "woff2": woff2}
 
 
 def cached(face: FontFile, chars: frozenset[str], flavor: str, cache_dir: Path | None = CACHE_DIR) -> Path | bytes:

@@ -36,6 +36,8 @@ class KitOptions:
     strict: bool = False
     #: The output folder whose kit/ is the default (the project file's `out`); None: the usual output/.
     output_root: Path | None = None
+    #: A print shop's PDF (--press): bleed, crop marks, PDF/X-4.
+    press: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,13 +115,20 @@ def make_kit(opts: KitOptions) -> Kit:
     laid_out: dict[str, int] = {}
     data, pages = html_to_pdf(for_print(doc.html, doc.locale), doc.paper, f"kit-{opts.game}",
                               print_css(doc.fonts, [doc.html]) + "\n" + _contents_css(doc.page_counter),
-                              inspect=lambda document: laid_out.update(anchor_pages(document)))
+                              inspect=lambda document: laid_out.update(anchor_pages(document)), for_press=opts.press)
     # The contents page printed target-counter()s: the pages of the layout itself. Each part's page
     # is kept with it, for the report and the tests.
     parts = [{**p, "first_page": laid_out.get(p["id"])} for p in doc.parts]
     missing = [p["id"] for p in parts if p["first_page"] is None]
     if missing:  # a part without its anchor would print no page number
         raise RenderError(f"kit: the part '{missing[0]}' is not in the laid-out kit")
+    # Every page belongs to the part its contents line names: a part that runs onto more pages than
+    # planned (a table's last row spilled onto a page of its own) would leave pages the contents do not list.
+    ends = [p["first_page"] for p in parts[1:]] + [pages + 1]
+    for p, end in zip(parts, ends):
+        if end - p["first_page"] != p["pages"]:
+            raise RenderError(f"kit-{opts.game}: the part '{p['id']}' takes {end - p['first_page']} pages from "
+                              f"page {p['first_page']}, but the contents page plans {p['pages']}")
     stem = f"{opts.game}-{doc.locale}"
     files = {f"{stem}.html": doc.html.encode("utf-8"), f"{stem}-{doc.paper}.pdf": data}
     return Kit(files, parts, pages)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from generator import PROJECT_DIR
 from generator.core import cache, lifecycle
+from generator.render import budget
 from generator.output import folder as output
 from generator.core.registry import GAMES, Ref
 from generator.core.errors import CheckFailed, InputError, Problem
@@ -79,6 +80,8 @@ class Options:
     #: House rules by game: {"bunco": {"wipeout": True}}, from --rule and --house-rules.
     house_rules: dict = field(default_factory=dict)
     kinds: tuple[str, ...] = DEFAULT_KINDS
+    #: PDFs for a print shop (--press): bleed, crop marks, PDF/X-4 (render/press.py).
+    press: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,11 @@ def validate_options(opts: Options) -> None:
         from generator.site.builder import check_logo
 
         check_logo(opts.site_logo)
+    if opts.press and "pdf" in opts.formats:
+        from generator.render.press import missing_profile
+
+        if missing_profile():
+            raise InputError(Problem("--press", None, missing_profile()))
     if opts.base_url:
         problem = base_url_problem(opts.base_url)
         if problem:
@@ -263,18 +271,29 @@ def render_html(prep: Prepared, opts: Options) -> dict[tuple[str, str, str, int 
     return docs
 
 
-def _pdf_job(args):
-    from generator.render.pdf import html_to_pdf
+def _pdf_job(group):
+    """Render a group of (html, paper, name, print CSS, kind, fit start, press) jobs in one worker, in order.
 
-    html, paper, name, print_css, kind = args
-    if kind in IMPOSED:
-        return IMPOSED[kind].make.resolve()(html, paper, name, print_css)
-    return html_to_pdf(html, paper, name, print_css)
+    A card's papers are one group: the second starts its type-size search from the first's result.
+    Returns, per job, ((PDF, pages), fitted type size or None, seconds).
+    """
+    from generator.render import pdf
+
+    out, previous = [], None
+    for html, paper, name, print_css, kind, start, for_press in group:
+        began = time.process_time()
+        start = start if start is not None else previous
+        with budget.limits(name):
+            make = IMPOSED[kind].make.resolve() if kind in IMPOSED else pdf.html_to_pdf
+            result = make(html, paper, name, print_css, fit_start=start, for_press=for_press)
+        previous = pdf.fitted.get(name)
+        out.append((result, previous, time.process_time() - began))
+    return out
 
 
 def _options_key(opts: Options) -> dict:
     return {"games": opts.games, "locales": opts.locales, "kinds": opts.kinds, "formats": opts.formats,
-            "papers": opts.papers, "strict": opts.strict, "sheets": opts.sheets, "base_url": opts.base_url,
+            "papers": opts.papers, "strict": opts.strict, "press": opts.press, "sheets": opts.sheets, "base_url": opts.base_url,
             "site_name": opts.site_name,
             "site_logo": hashlib.sha256(opts.site_logo.read_bytes()).hexdigest() if opts.site_logo else None,
             "house_rules": {g: sorted(r.items()) for g, r in sorted(opts.house_rules.items())}}
@@ -337,6 +356,7 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
                 extra = print_css[(game, code, kind, table)]
                 # An imposed kind's key names it: the same HTML makes a rulebook and a booklet.
                 how = f"{kind}:{paper}" if kind in IMPOSED else paper
+                how += ":press" if opts.press else ""
                 pdf_jobs.append((art, html, paper, cache.pdf_key(html + extra, how), extra))
     pdfs = cache.PdfCache(opts.cache_dir) if opts.cache_dir else cache.PdfCache()
     results: dict[str, tuple[bytes, int]] = {}
@@ -350,18 +370,22 @@ def _build(opts: Options, out: Path, start: float, progress, on_plan) -> Report:
             todo.append((art, html, paper, k, extra))
     if on_plan:
         on_plan(len(todo))
-    # Longest documents first, so no worker is left alone with a rulebook at the end.
-    todo.sort(key=lambda t: -len(t[1]))
+    hints = cache.FitHints(opts.cache_dir) if opts.cache_dir else cache.FitHints()
+    groups = _job_groups(todo, hints)
     workers = opts.jobs or os.cpu_count() or 1
 
-    def done(i: int, result: tuple[bytes, int]) -> None:
-        # Cached at once: a build killed half-way keeps the work it finished.
-        results[todo[i][3]] = result
-        pdfs.put(todo[i][3], *result)
-        if progress:
-            progress(todo[i][0].path)
+    def done(i: int, group_result: list) -> None:
+        for (art, _, _, k, _), (result, size, seconds) in zip(groups[i], group_result):
+            # Cached at once: a build killed half-way keeps the work it finished.
+            results[k] = result
+            pdfs.put(k, *result)
+            hints.record(art.path, size, seconds)
+            if progress:
+                progress(art.path)
 
-    _run_pdf_jobs([(html, paper, art.path, extra, art.kind) for art, html, paper, _, extra in todo], workers, done)
+    _run_pdf_jobs([[(html, paper, art.path, extra, art.kind, hints.size(art.path), opts.press)
+                    for art, html, paper, _, extra in group] for group in groups], workers, done)
+    hints.save()
     stage("pdf")
     for art, _, _, k, _ in pdf_jobs:
         data, pages = results[k]
@@ -422,13 +446,41 @@ def print_stylesheets(prep: Prepared, docs: dict) -> dict:
     return {key: "\n".join(filter(None, [furniture(prep.translators[key[1]], key[2]), fonts[key[1]]])) for key in docs}
 
 
+def _job_groups(todo: list, hints) -> list[list]:
+    """The PDFs to render as groups for the workers, costliest first, so that no worker is left alone at the end.
+
+    A fitted card's papers form one group (the second paper starts from the first's type size); every
+    other PDF is a group of its own. The cost of a group is what its PDFs took last time (FitHints),
+    else an estimate: the HTML's length, times the layouts a fitted card takes.
+    """
+    from generator.render.fit import wants_fit
+
+    groups: dict[tuple, list] = {}
+    for job in todo:
+        art, html = job[0], job[1]
+        fitted = wants_fit(html)
+        key = (art.game, art.locale, art.kind, art.table) if fitted else (art.path,)
+        groups.setdefault(key, []).append(job)
+
+    def cost(group: list) -> float:
+        return sum(hints.seconds(job[0].path) or len(job[1]) * (3 if wants_fit(job[1]) else 1) / 20000
+                   for job in group)
+
+    return sorted(groups.values(), key=lambda g: (-cost(g), g[0][0].path))
+
+
 def _run_pdf_jobs(jobs: list, workers: int, done) -> list:
-    """Render (html, paper, name) jobs; `done(i, result)` is called as each finishes, in order."""
+    """Render groups of PDF jobs (see `_pdf_job`); `done(i, results)` is called as each group finishes, in order."""
     out = []
     # Even with one worker, a full build renders in a child process: WeasyPrint's heap (about
     # 130 MB after a hundred documents) then never adds to the site stage's peak in this one.
     # Two jobs or fewer are rendered here: a pool would cost more than it saves.
-    with lifecycle.worker_pool(min(workers, len(jobs))) if len(jobs) > 2 else contextlib.nullcontext() as pool:
+    pooled = len(jobs) > 2
+    if pooled:
+        from generator.render.pdf import preload
+
+        preload()  # WeasyPrint, its fonts and stylesheets parser loaded once, before the workers fork
+    with lifecycle.worker_pool(min(workers, len(jobs))) if pooled else contextlib.nullcontext() as pool:
         results = map(_pdf_job, jobs) if pool is None else pool.map(_pdf_job, jobs, chunksize=1)
         for i, result in enumerate(lifecycle.checked(results)):
             out.append(result)

@@ -193,17 +193,22 @@ class Preview:
             printed = for_print(html, key[1])
             for paper in self.opts.papers:
                 art = Artifact(key[0], key[1], key[2], "pdf", paper, key[3])
-                k = cache.pdf_key(printed + extra[key], paper)
+                k = cache.pdf_key(printed + extra[key], paper + (":press" if self.opts.press else ""))
                 if self.pdf_keys.get(art.path) == k:
                     continue
                 wanted.append((art, k))
                 if k not in todo and self.pdfs.get(k) is None:
                     todo[k] = (printed, paper, art.path, extra[key], key[2])
         keys = sorted(todo, key=lambda k: -len(todo[k][0]))
-        jobs = [todo[k] for k in keys]
+        hints = cache.FitHints(self.opts.cache_dir) if self.opts.cache_dir else cache.FitHints()
+        # One job a group (see build._pdf_job); a card starts its type-size search where it ended last time.
+        jobs = [[(*todo[k], hints.size(todo[k][2]), self.opts.press)] for k in keys]
         results = self.pool.map(_pdf_job, jobs) if self.pool is not None and len(jobs) > 1 else map(_pdf_job, jobs)
-        for k, result in zip(keys, lifecycle.checked(results)):
+        for k, group in zip(keys, lifecycle.checked(results)):
+            (result, size, seconds), = group
             self.pdfs.put(k, *result)
+            hints.record(todo[k][2], size, seconds)
+        hints.save()
         for art, k in wanted:
             data, pages = self.pdfs.get(k)
             self.pdf_keys[art.path] = k

@@ -7,6 +7,8 @@ when, on any page:
 - content runs out of a box that clips it (`overflow` other than visible) or out of a box of
   fixed height (copies of a sheet printed several to a page would overlap the next one);
 - the page holds nothing but a trailing note (the rulebook's closing note alone on the last page);
+- the last page holds only the document's tail: under 15 % filled and no section heading on it (a closing
+  question with the colophon, a kit's prize lines);
 - a heading is the last thing on a page, its text on the page before the one it heads;
 - a page is blank (nothing drawn on it).
 
@@ -16,6 +18,7 @@ has kept since version 53; the gate costs well under 1 % of a render (`make benc
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from generator.core.errors import RulesheetsError
@@ -26,6 +29,8 @@ PT_PER_PX = 0.75
 #: Elements that close a document: a page holding only these is a page wasted on a note.
 TRAILING = ("colophon", "closing-note")
 HEADINGS = ("h1", "h2", "h3", "h4")
+#: A last page filled less than this, with no heading on it, holds only a document's tail.
+TAIL_FILL = 0.15
 
 
 class LayoutFailed(RulesheetsError):
@@ -51,8 +56,26 @@ def check(document, name: str) -> None:
         raise LayoutFailed(findings[0].line(name) + more)
 
 
+#: Findings of documents already walked: a card's fitting walks its final layout, and the check before
+#: writing would walk it again (a document is never changed after layout).
+_walked: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def findings_of(document) -> list[Finding]:
     """Every problem of `document`, at most one of each kind per page, in page order."""
+    try:
+        return list(_walked[document])
+    except (KeyError, TypeError):
+        pass
+    out = _findings_of(document)
+    try:
+        _walked[document] = tuple(out)
+    except TypeError:  # not weakly referable (a test's stand-in)
+        pass
+    return out
+
+
+def _findings_of(document) -> list[Finding]:
     out: list[Finding] = []
     pages = document.pages
     for number, page in enumerate(pages, 1):
@@ -97,12 +120,40 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
         if number > 1 and all(_inside_class(anc, TRAILING) for _, anc in leaves):
             found.append(Finding(number, f"{_describe(_class_box(leaves[0][1], TRAILING), leaves[0][0])} "
                                          "is alone on the page (keep it with the text before it)"))
+        if last and number > 1:
+            tail = _tail_finding(leaves, top, bottom - top)
+            if tail:
+                found.append(Finding(number, tail))
         box, ancestors = leaves[-1]
         heading = next((a for a in reversed(ancestors) if a.element_tag in HEADINGS), None)
         if heading is not None and not last and _is_heading_end(heading, leaves):
             found.append(Finding(number, f"{_describe(heading, box)} is the last line of the page, "
                                          "apart from what it heads"))
     return found
+
+
+def has_tail(document) -> bool:
+    """Whether the last page of `document` holds only its tail (see `_tail_finding`)."""
+    from weasyprint.formatting_structure import boxes
+
+    if len(document.pages) < 2:
+        return False
+    page_box = document.pages[-1]._page_box
+    leaves = [(box, anc + (box,)) for root in page_box.children if not isinstance(root, boxes.MarginBox)
+              for box, anc in _walk(root, ()) if _sides(box, boxes) and (_extent(box)[2] > 0 or _extent(box)[3] > 0)]
+    return bool(leaves) and _tail_finding(leaves, page_box.content_box_y(), page_box.height) is not None
+
+
+def _tail_finding(leaves, top: float, height: float) -> str | None:
+    """The last page holds only the document's tail: under TAIL_FILL of its height, and no section begins
+    on it (no h1 or h2: a closing question and the colophon, a kit's prize lines)."""
+    lowest = max(_extent(box)[1] + _extent(box)[3] for box, _ in leaves)
+    filled = (lowest - top) / height if height else 1.0
+    if filled >= TAIL_FILL or any(a.element_tag in ("h1", "h2") for _, anc in leaves for a in anc):
+        return None
+    first = next((t for t in (_text_of(box) for box, _ in leaves) if t), "")
+    return (f"the last page holds only '{first}' and what follows "
+            f"({filled:.0%} filled, under {TAIL_FILL:.0%}): pull it back to the page before")
 
 
 def _walk(box, ancestors: tuple):

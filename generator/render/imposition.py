@@ -28,16 +28,13 @@ MM = 72 / 25.4
 #: The sheet each paper is printed on (landscape, in pt), and the half-size page laid out for it.
 SHEETS = {"a4": (297 * MM, 210 * MM), "letter": (11 * 72, 8.5 * 72)}
 HALF_PAPER = {"a4": "a5", "letter": "half-letter"}
-#: Cut marks: from this far inside the sheet's edge (printers leave 3 to 5 mm white), this long.
-MARK_FROM, MARK_LENGTH = 4 * MM, 7 * MM
+#: Cut marks: from this far inside the sheet's edge, this long. Home printers leave up to 6.35 mm (a quarter
+#: inch) unprinted at the edges; 7 mm is past every such dead zone, and the marks end before the text.
+MARK_FROM, MARK_LENGTH = 7 * MM, 6 * MM
 
 
 #: The kinds made by imposition: print files, not accessible editions (no PDF/UA claim).
 IMPOSED_KINDS = ("booklet", "card-sheet")
-
-#: Type sizes tried for a card, largest first, until it fits one half-size page (a house-rules box adds lines).
-CARD_TYPE_PT = (12, 11, 10, 9)
-
 
 class ImpositionError(RulesheetsError):
     """A document cannot be imposed as asked (a card longer than one page, a page of the wrong size)."""
@@ -239,25 +236,35 @@ def _save(out) -> bytes:
     return buffer.getvalue()
 
 
-def make_booklet(html: str, paper: str, name: str, print_css: str) -> tuple[bytes, int]:
+def make_booklet(html: str, paper: str, name: str, print_css: str, fit_start: float | None = None,
+                 for_press: bool = False) -> tuple[bytes, int]:
     """The document laid out at the half size of `paper`, then imposed as a booklet."""
     from generator.render.pdf import html_to_pdf
 
     data, _pages = html_to_pdf(html, HALF_PAPER[paper], name, print_css)
-    return booklet(data, paper, name)
+    return _pressed(booklet(data, paper, name), for_press)
 
 
-def make_card_sheet(html: str, paper: str, name: str, print_css: str) -> tuple[bytes, int]:
+def _pressed(result: tuple[bytes, int], for_press: bool) -> tuple[bytes, int]:
+    """An imposed sheet, as a print shop's file when asked (render/press.py)."""
+    if not for_press:
+        return result
+    from generator.render import press
+
+    return press.finish_sheet(result[0]), result[1]
+
+
+def make_card_sheet(html: str, paper: str, name: str, print_css: str, fit_start: float | None = None,
+                    for_press: bool = False) -> tuple[bytes, int]:
     """The card laid out at the half size of `paper` in the largest type that keeps it to one page, twice on a sheet.
 
-    !important: the document's own stylesheet comes after the print CSS.
+    The type is the card's own fitting (render/fit.py), bounded, at the half size: a card sheet sets
+    no size of its own (one here once beat the fitting's, which then grew the type without end).
     """
     from generator.render.pdf import html_to_pdf
 
-    for size in CARD_TYPE_PT:
-        data, pages = html_to_pdf(html, HALF_PAPER[paper], name,
-                                  f"{print_css}\nbody.sheet {{ font-size: {size}pt !important; }}")
-        if pages == 1:
-            return card_sheet(data, paper, name)
-    raise ImpositionError(f"{name}: the card needs {pages} pages at {HALF_PAPER[paper]} size even in "
-                          f"{CARD_TYPE_PT[-1]} pt type; a card sheet takes a one-page card")
+    data, pages = html_to_pdf(html, HALF_PAPER[paper], name, print_css, fit_start=fit_start)
+    if pages != 1:
+        raise ImpositionError(f"{name}: the card needs {pages} pages at {HALF_PAPER[paper]} size even in "
+                              f"its smallest type; a card sheet takes a one-page card")
+    return _pressed(card_sheet(data, paper, name), for_press)

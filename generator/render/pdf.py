@@ -12,12 +12,12 @@ from urllib.parse import unquote, urlparse
 
 from generator.core.paths import CACHE_DIR, TEMPLATES_DIR
 from generator.core.errors import RulesheetsError
-from generator.render import glyphs
+from generator.render import glyphs, press
 
 #: Paper sizes WeasyPrint lays out on; the half sizes are the pages of booklets and card sheets (render/imposition.py).
 PAPERS = {"a4": "A4", "letter": "letter", "a5": "A5", "half-letter": "5.5in 8.5in"}
 #: Where documents may load resources from: nothing outside the project's own templates.
-ALLOWED_ROOTS = (TEMPLATES_DIR, CACHE_DIR / "fonts")
+ALLOWED_ROOTS = (TEMPLATES_DIR, CACHE_DIR / "fonts", press.PROFILE.parent)
 
 
 class RenderError(RulesheetsError):
@@ -40,6 +40,12 @@ def _fonts():
         _font_config = FontConfiguration()
         _remove_font_folder_at_exit(_font_config)
     return _font_config
+
+
+def preload() -> None:
+    """Load WeasyPrint, its font configuration and fetcher in this process, so forked workers start with them."""
+    _fonts()
+    _fetcher_class()
 
 
 def _remove_font_folder_at_exit(config) -> None:
@@ -187,10 +193,52 @@ def _one_collection():
         gc.collect(1)
 
 
+#: The type size each fitted document of this process got, by name (render/fit.py): the pipeline keeps
+#: them as the next build's start hints.
+fitted: dict[str, float] = {}
+
+
 def html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True,
-                inspect=None) -> tuple[bytes, int]:
+                inspect=None, fit_start: float | None = None, for_press: bool = False) -> tuple[bytes, int]:
+    """Render one HTML document on one paper size; returns the PDF bytes and its page count.
+
+    `fit_start`: where a card's type-size search starts (a hint; the result does not depend on it).
+    `for_press`: a print shop's file (render/press.py) instead of an accessible one (PDF/UA-1).
+    """
     with _one_collection():
-        return _html_to_pdf(html, paper, name, print_css, gate, inspect)
+        return _html_to_pdf(html, paper, name, print_css, gate, inspect, fit_start, for_press)
+
+
+_press_profiles: dict = {}
+
+
+def _press_sheet(watcher):
+    """The press stylesheet, parsed once per process; its CMYK profile lands in `_press_profiles`
+    (a user stylesheet's @color-profile is only seen when the dictionary is handed to WeasyPrint)."""
+    sheet = _sheets.get(press.CSS)
+    if sheet is None:
+        from weasyprint import CSS
+
+        sheet = CSS(string=press.CSS, base_url=TEMPLATES_DIR.as_uri() + "/", url_fetcher=_fetcher_class()(),
+                    font_config=_fonts(), color_profiles=_press_profiles)
+        if not watcher.refused:
+            _sheets[press.CSS] = sheet
+        for profile in _press_profiles.values():
+            profile.__class__ = _profile_class(type(profile))
+    return sheet
+
+
+@cache
+def _profile_class(base):
+    """WeasyPrint embeds a profile as littleCMS writes it out again, which differs from run to run
+    (the same input gave other bytes): this one embeds the file's own bytes."""
+
+    class FileProfile(base):
+        @property
+        def content(self):
+            return press.PROFILE.read_bytes()
+
+    return FileProfile
 
 
 _BODY_SIZE = re.compile(r"\.quick-reference\s*\{\s*font-size:\s*([\d.]+)pt")
@@ -212,10 +260,8 @@ def anchor_pages(document) -> dict[str, int]:
 
 
 def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bool = True,
-                 inspect=None) -> tuple[bytes, int]:
-    """Render one HTML document on one paper size; returns the PDF bytes and its page count.
-
-    `print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
+                 inspect=None, fit_start: float | None = None, for_press: bool = False) -> tuple[bytes, int]:
+    """`print_css` is extra CSS for the PDF only (page furniture, the locale's cut-down fonts: fonts.pdf).
     The document's own stylesheet is handed to WeasyPrint beside it, parsed once per process: the
     same boxes, as no print stylesheet sets a property the document's stylesheet sets (only fonts,
     with !important, which wins either way), and the document's comes last, so it keeps the last word.
@@ -229,19 +275,29 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bo
     with _watch() as watcher:
         sheets = [_stylesheet(f"@page {{ size: {PAPERS[paper]}; }}", watcher)]
         sheets += [_stylesheet(css, watcher) for css in (print_css, own_css) if css]
+        press_options = {}
+        if for_press:
+            sheets.append(_press_sheet(watcher))
+            press_options = {"color_profiles": _press_profiles, "pdf_variant": "pdf/x-4"}
         source = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
 
-        def render(size=None):
+        def render(size=None, css=""):
             extra = [] if size is None else [_stylesheet(fit.size_css(size), watcher)]
+            extra += [_stylesheet(css, watcher)] if css else []
             return source.render(stylesheets=sheets + extra, font_config=font_config, presentational_hints=False,
-                                 cache=_images)
+                                 cache=_images, **press_options)
 
         from generator.render import fit
 
         if gate and fit.wants_fit(html):  # a card: the largest type that keeps it on its page
-            doc, _ = fit.fit(render, _base_size(own_css))
+            try:
+                doc, fitted[name] = fit.fit(render, _base_size(own_css), fit_start)
+            except fit.FitFailed as exc:
+                raise RenderError(f"{name}: {exc}") from None
         else:
             doc = render()
+            if gate:  # a last page holding only the tail: the lines a little tighter, at most twice
+                doc = fit.without_tail(lambda css: render(css=css), doc)
         if gate:
             from generator.render import gate as layout_gate
 
@@ -253,11 +309,12 @@ def _html_to_pdf(html: str, paper: str, name: str, print_css: str = "", gate: bo
         # and the title (shown in the title bar) come from <html lang> and <title>. PDF/UA-1 declares
         # that in the XMP metadata (pdfuaid:part 1); patches/pdftags.py adds what the claim needs.
         doc.write_pdf(out, pdf_identifier=b"rulesheets" + name.encode()[:16], pdf_tags=True,
-                      pdf_variant="pdf/ua-1")
+                      pdf_variant="pdf/x-4" if for_press else "pdf/ua-1")
     if watcher.refused:
         raise RenderError(f"{name}: {watcher.refused[0]}")
     missing = glyphs.missing_characters(doc)  # from the fonts' cmaps; the PDF is not handed out
     if missing:
         raise RenderError(f"{name}: no font has a glyph for {glyphs.describe(missing)}; "
                           f"add a font with it to the locale's fonts")
-    return out.getvalue(), len(doc.pages)
+    data = press.fixed_ids(out.getvalue()) if for_press else out.getvalue()
+    return data, len(doc.pages)

@@ -65,10 +65,28 @@ def test_a_page_with_only_the_closing_note_fails_and_the_rulebook_rule_prevents_
     css = ".fill { height: 250mm; margin: 0; }"
     with pytest.raises(LayoutFailed, match=r"page 2: footer\.colophon 'Closing note\.' is alone on the page"):
         html_to_pdf(page(body, css), "a4", "note")
-    # The rulebook's own rule takes the text before the note along.
+    # The rulebook's own rule takes the text before the note along; a page of so little is refused as a tail.
     body = '<p class="fill">Text</p><p>Last words.</p><footer class="colophon"><p>Closing note.</p></footer>'
-    _, pages = html_to_pdf(page(body, css + ".fill { height: 240mm; } .colophon { break-before: avoid; }"), "a4", "n")
+    with pytest.raises(LayoutFailed, match=r"page 2: the last page holds only 'Last words\.' and what follows "
+                                           r"\(\d+% filled, under 15%\)"):
+        html_to_pdf(page(body, css + ".fill { height: 240mm; } .colophon { break-before: avoid; }"), "a4", "n")
+
+
+def _lines(n: int) -> str:
+    return page(f'<p style="margin: 0">{"<br>".join(f"Line {i}" for i in range(n))}</p>',
+                "html { font-size: 10pt; line-height: 1.45; }")
+
+
+def test_a_tail_is_pulled_back_by_tighter_lines_and_a_page_that_starts_a_section_is_not_a_tail():
+    """51 lines of 14.5 pt on 257 mm: 50 fit, one would be alone on page 2 (2 % filled). At the first
+    tighter line height (1.4: 14 pt, 52 lines a page) the document is one page."""
+    _, pages = html_to_pdf(_lines(51), "a4", "tail")
+    assert pages == 1
+    _, pages = html_to_pdf(_lines(51), "a4", "tail", gate=False)  # as laid out without the gate's rule
     assert pages == 2
+    # A short last page that begins a section is a page of its own, not a tail.
+    html = page('<p style="height: 250mm; margin: 0">Text</p><h2>Next</h2><p>One line.</p>')
+    assert html_to_pdf(html, "a4", "section")[1] == 2
 
 
 def test_a_blank_page_fails():
@@ -204,8 +222,8 @@ def test_a_card_takes_the_largest_type_that_fits_and_fills_its_page():
     sizes = []
     original = fit.fit
 
-    def traced(render, base):
-        doc, size = original(render, base)
+    def traced(render, base, start=None):
+        doc, size = original(render, base, start)
         sizes.append((base, size, gate.fill(doc), fit.fits(render(size + fit.STEP))))
         return doc, size
 

@@ -12,7 +12,7 @@ from generator.games.bunco import engine as bunco
 from generator.games.bunco.sheets import scorepad, sets, tally_layout, tally_sheet
 from generator.i18n.translate import N_, Translator
 from generator.render.html import model_text, table_label
-from generator.render.kit import card_part, part
+from generator.render.kit import card_part, part, split_tables
 from generator.render.sheets import render_sheet
 
 #: Seat slips on one page (two columns).
@@ -31,8 +31,19 @@ def seat_slips(edition, tr: Translator, slips: list[dict], per_page: int) -> str
                         slips=slips, per_page=per_page)
 
 
+#: Names on one page of the results sheet: 20 rows of 9 mm boxes, with the title and the prize lines, fit Letter.
+RESULTS_PER_PAGE = 20
+
+
+def results_pages(players: list[str]) -> list[list[str]]:
+    """The players in list order on the fewest pages of at most RESULTS_PER_PAGE, as even as possible
+    (48 players: three pages of 16, not two full pages and the prize lines alone on a third)."""
+    return split_tables(players, RESULTS_PER_PAGE)
+
+
 def results(edition, tr: Translator, players: list[str]) -> str:
-    return render_sheet("bunco/results.html.j2", edition, tr, N_("Bunco results"), "results", players=players)
+    return render_sheet("bunco/results.html.j2", edition, tr, N_("Bunco results"), "results", players=players,
+                        pages=results_pages(players))
 
 
 def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
@@ -64,7 +75,7 @@ def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
         card_part(edition, tr, so, count),
         part("tally-sheets", N_("Bunco tally sheet"), [tally_sheet(edition, tr, so, names=tuple(names))],
              len(names), tally_pages, cut=per_page > 1),
-        part("results", N_("Bunco results"), [results(edition, tr, names)], 1, 1),
+        part("results", N_("Bunco results"), [results(edition, tr, names)], 1, len(results_pages(names))),
     ]
     tables = [{"label": labels[t], "names": ""} for t in range(count)]
     return kit_parts, tables, ghost, False
