@@ -22,6 +22,7 @@ from generator.core.errors import CheckFailed, InputError, Problem
 from generator.i18n.translate import (DIGITS, LOCALES_DIR, SOURCE_LOCALE, Translator, babel_locale, discover_locales, fallback_problems)
 from generator.core.paths import TEMPLATES_DIR
 from generator.site.search import page_entries, search_script
+from generator.site import table as keeper
 from generator.render.html import SectionView, environment, locale_globals, model_text
 from generator.render.html import rulebook_sections as html_sections
 
@@ -145,7 +146,8 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
 
         def plan(code: str) -> None:
             """The locale's search index and font plan, from its pages' scans; its fonts start at once."""
-            found = [e for game in games for e in scans[f"{code}/{game}/index.html"].result()[1]]
+            found = [e for game in games for page in ("index.html", keeper.PAGE) if f"{code}/{game}/{page}" in scans
+                     for e in scans[f"{code}/{game}/{page}"].result()[1]]
             ctx.search_scripts[code] = ctx.search_script(code, found)
             plans[code] = _plan_fonts(code, pages, scans, trs, stacks, ctx.scripted_text(code))
             subsets.add(plans[code])
@@ -156,6 +158,8 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
         for i, code in enumerate(codes):
             for game in games:
                 made(f"{code}/{game}/index.html", ctx.game_page(code, game), search=True)
+                if keeper.has_table(game):
+                    made(f"{code}/{game}/{keeper.PAGE}", ctx.table_page(code, game), search=True)
             made(f"{code}/index.html", ctx.locale_index(code))
             # One locale behind: the scans of the locale before this one are done by now.
             if i == 0:
@@ -185,6 +189,7 @@ def render_site(prep, docs, entries, opts, files=None) -> dict[str, bytes]:
         out[f"{SITE}/search/{code}.js"] = script.encode("utf-8")
     for name in STATIC_FILES:
         out[f"{SITE}/{name}"] = (STATIC_DIR / name).read_bytes()
+    out.update({f"{SITE}/{path}": data for path, data in keeper.table_assets(games).items()})
     if logo_name:
         out[f"{SITE}/{logo_name}"] = check_logo(logo)
     if base_url:
@@ -425,7 +430,7 @@ class _Context:
         for g in self.games:
             model, values = self.prep.models[g].model, self.prep.values[g]
             out.append({"id": g, "name": model_text(tr, g, model.name, values),
-                        "tagline": model_text(tr, g, model.tagline, values),
+                        "tagline": model_text(tr, g, model.tagline, values), "table": keeper.has_table(g),
                         "downloads": self.downloads.get((code, g), [])})
         return out
 
@@ -463,8 +468,19 @@ class _Context:
         html = self._render("site/game.html.j2", code, **common, game=game, game_name=name, tagline=tagline,
                             sections=sections, fallback=fallback, downloads=self.downloads.get((code, game), []),
                             languages=self._switcher(code, f"{game}/index.html"), published=self.lastmod[game],
-                            font_set=code)
+                            font_set=code, table=keeper.has_table(game),
+                            table_section=keeper.scoring_section(game))
         html = nowrap_sequences(html)
+        return Page(html, code, code)
+
+    def table_page(self, code: str, game: str) -> Page:
+        """<code>/<game>/table.html: the game's score keeper (generator/site/table.py)."""
+        path = f"{code}/{game}/{keeper.PAGE}"
+        common = self._common(code, path, "website")
+        common["alternates"] = self._alternates(path, f"{game}/{keeper.PAGE}", f"{self.x_default}/{game}/{keeper.PAGE}")
+        common["search"] = True
+        html = self._render(f"{game}/table.html.j2", code, **common, **keeper.page_context(self, code, game),
+                            languages=self._switcher(code, f"{game}/{keeper.PAGE}"), font_set=code)
         return Page(html, code, code)
 
 

@@ -28,6 +28,8 @@ from tests.chromium import CHROMIUM, CHROMIUM_ARGS, fonts_only
 from tests.conftest import ROOT, build_stdout, documents_per_locale, manifest, run_cli
 
 PAGES = ["index.html", "404.html"] + [f"{c}/index.html" for c in LOCALES] + [f"{c}/{g}/index.html" for c in LOCALES for g in GAMES]
+#: The score keepers (issue 40), one per game and locale: pages like the others.
+PAGES += [f"{c}/{g}/table.html" for c in LOCALES for g in GAMES]
 #: The address of the build with --base-url (a test value: nothing is fetched from it).
 BASE_URL = "https://rules.example.net/games/"
 #: The locale the --base-url build marks as a draft.
@@ -153,9 +155,11 @@ def test_page_metadata_and_outline(site, rel):
             assert (here / alternates[c]).resolve() == (site / c / target).resolve(), c
     else:
         assert page.meta["robots"] == ["noindex"]
-    # One script, deferred, and the pages work without it (search is the only thing it adds).
+    # One script, deferred, and the pages work without it (search is the only thing it adds); a score keeper
+    # adds its own two (table/core.js and table/<game>.js), the page itself without them.
     scripts = [a for href, a in page.links if "src" in a and not a["src"].startswith("data:")]  # dice are data: images
-    assert [a["src"].rsplit("/", 1)[-1] for a in scripts] == ["site.js"] and "defer" in scripts[0]
+    keeper = ["core.js", f"{rel.split('/')[1]}.js"] if rel.endswith("/table.html") else []
+    assert [a["src"].rsplit("/", 1)[-1] for a in scripts] == ["site.js", *keeper] and "defer" in scripts[0]
 
 
 def test_language_chooser_names_each_language_in_itself(site):
@@ -307,7 +311,8 @@ def test_sitemap_lists_every_finished_page_and_robots_points_to_it(published):
         # Every entry's alternates: each finished locale and x-default, as on the page itself.
         assert set(alternates) == set(LOCALES) - {DRAFT} | {"x-default"}, loc
         assert all(href in locs for href in alternates.values())
-        assert alternates == Page(site / (loc[len(BASE_URL):] + "index.html")).alternates(), loc
+        rel = loc[len(BASE_URL):]
+        assert alternates == Page(site / (rel if rel.endswith(".html") else rel + "index.html")).alternates(), loc
     # The site lives under /games/: crawlers never read a robots.txt there, so none is written, and the
     # build says what to add to the host's own.
     assert not (site / "robots.txt").exists()
