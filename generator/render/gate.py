@@ -47,6 +47,8 @@ class LayoutFailed(RulesheetsError):
 class Finding:
     page: int  # 1-based
     message: str
+    #: The last page holds only the document's tail (a layout with tighter lines may pull it back).
+    tail: bool = False
 
     def line(self, name: str) -> str:
         return f"{name}: page {self.page}: {self.message}"
@@ -143,7 +145,7 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
         if last and number > 1:
             tail = _tail_finding(leaves, top, bottom - top)
             if tail:
-                found.append(Finding(number, tail))
+                found.append(Finding(number, tail, tail=True))
         box, ancestors = leaves[-1]
         heading = next((a for a in reversed(ancestors) if a.element_tag in HEADINGS), None)
         if heading is not None and not last and _is_heading_end(heading, leaves):
@@ -153,15 +155,9 @@ def _page_findings(page_box, number: int, last: bool) -> list[Finding]:
 
 
 def has_tail(document) -> bool:
-    """Whether the last page of `document` holds only its tail (see `_tail_finding`)."""
-    from weasyprint.formatting_structure import boxes
-
-    if len(document.pages) < 2:
-        return False
-    page_box = document.pages[-1]._page_box
-    leaves = [(box, anc + (box,)) for root in page_box.children if not isinstance(root, boxes.MarginBox)
-              for box, anc in _walk(root, ()) if _sides(box, boxes) and (_extent(box)[2] > 0 or _extent(box)[3] > 0)]
-    return bool(leaves) and _tail_finding(leaves, page_box.content_box_y(), page_box.height) is not None
+    """Whether the last page of `document` holds only its tail (see `_tail_finding`); the walk is kept
+    for the check before writing."""
+    return any(f.tail for f in findings_of(document))
 
 
 def _tail_finding(leaves, top: float, height: float) -> str | None:

@@ -144,17 +144,20 @@ class _ImageCache(dict):
 _images = _ImageCache()
 
 
-def _stylesheet(css: str, watcher: _LoadWatcher):
+def _stylesheet(css: str, watcher: _LoadWatcher, color_profiles: dict | None = None):
     """`css` parsed once per process (WeasyPrint parses and compiles a stylesheet on every render).
 
     A sheet whose fonts or images could not be loaded is not kept, so every document using it fails.
+    `color_profiles`: where its @color-profile rules land (WeasyPrint reads them only from a dictionary
+    it is handed at render time).
     """
     sheet = _sheets.get(css)
     if sheet is None:
         from weasyprint import CSS
 
         base_url = TEMPLATES_DIR.as_uri() + "/"
-        sheet = CSS(string=css, base_url=base_url, url_fetcher=_fetcher_class()(), font_config=_fonts())
+        sheet = CSS(string=css, base_url=base_url, url_fetcher=_fetcher_class()(), font_config=_fonts(),
+                    color_profiles=color_profiles)
         if not watcher.refused:
             if len(_sheets) >= SHEETS_KEPT:
                 del _sheets[next(iter(_sheets))]
@@ -213,17 +216,10 @@ _press_profiles: dict = {}
 
 
 def _press_sheet(watcher):
-    """The press stylesheet, parsed once per process; its CMYK profile lands in `_press_profiles`
-    (a user stylesheet's @color-profile is only seen when the dictionary is handed to WeasyPrint)."""
-    sheet = _sheets.get(press.CSS)
-    if sheet is None:
-        from weasyprint import CSS
-
-        sheet = CSS(string=press.CSS, base_url=TEMPLATES_DIR.as_uri() + "/", url_fetcher=_fetcher_class()(),
-                    font_config=_fonts(), color_profiles=_press_profiles)
-        if not watcher.refused:
-            _sheets[press.CSS] = sheet
-        for profile in _press_profiles.values():
+    """The press stylesheet; its CMYK profile lands in `_press_profiles`, embedded as the file's own bytes."""
+    sheet = _stylesheet(press.CSS, watcher, _press_profiles)
+    for profile in _press_profiles.values():
+        if not getattr(profile, "from_file", False):  # parsed just now
             profile.__class__ = _profile_class(type(profile))
     return sheet
 
@@ -234,6 +230,8 @@ def _profile_class(base):
     (the same input gave other bytes): this one embeds the file's own bytes."""
 
     class FileProfile(base):
+        from_file = True
+
         @property
         def content(self):
             return press.PROFILE.read_bytes()

@@ -41,9 +41,10 @@ def results_pages(players: list[str]) -> list[list[str]]:
     return split_tables(players, RESULTS_PER_PAGE)
 
 
-def results(edition, tr: Translator, players: list[str]) -> str:
+def results(edition, tr: Translator, players: list[str], pages: list[list[str]]) -> str:
+    """The results sheet; `pages`: the players as results_pages splits them (the kit plans as many pages)."""
     return render_sheet("bunco/results.html.j2", edition, tr, N_("Bunco results"), "results", players=players,
-                        pages=results_pages(players))
+                        pages=pages)
 
 
 def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
@@ -67,6 +68,7 @@ def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
                           "ghost_partner": ghost and t == count - 1 and seat == 2})
     per_page = tally_layout(sets(edition, so), edition.rules.wipeout, so.per_page).per_page
     tally_pages = math.ceil(len(names) / per_page)
+    result_pages = results_pages(names)
     kit_parts = [
         part("table-signs", N_("Table signs"), [table_signs(edition, tr, labels)], count, count),
         part("seat-slips", N_("Seat draw for round 1"), [seat_slips(edition, tr, slips, SLIPS_PER_PAGE)],
@@ -75,7 +77,7 @@ def parts(edition, tr: Translator, so: SheetOptions, names: list[str]):
         card_part(edition, tr, so, count),
         part("tally-sheets", N_("Bunco tally sheet"), [tally_sheet(edition, tr, so, names=tuple(names))],
              len(names), tally_pages, cut=per_page > 1),
-        part("results", N_("Bunco results"), [results(edition, tr, names)], 1, len(results_pages(names))),
+        part("results", N_("Bunco results"), [results(edition, tr, names, result_pages)], 1, len(result_pages)),
     ]
     tables = [{"label": labels[t], "names": ""} for t in range(count)]
     return kit_parts, tables, ghost, False
